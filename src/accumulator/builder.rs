@@ -1,0 +1,498 @@
+//! The message builder every stream format feeds: it keeps the message in Rust (blocks in stream
+//! order, tool calls, usage, finish, error) and produces the normalised events of one `push`.
+//!
+//! Consecutive text, reasoning and argument deltas of one push are coalesced into one event;
+//! everything else about the events and the final message is independent of how the bytes were
+//! split, because the builder only ever sees whole SSE events.
+
+use super::think::{Part, ThinkSplitter};
+use super::tool_calls::{resolve, ToolCallState};
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJson, StreamEvent, ToolCall, Usage};
+use crate::Limits;
+
+/// One slot of a choice's content, in stream order.
+#[derive(Debug)]
+enum Slot {
+    Text { text: String, citations: Vec<RawJson> },
+    Reasoning { text: String, signature: Option<String>, redacted: Option<String> },
+    Tool(usize),
+    Other { provider_type: String, data: RawJson },
+}
+
+#[derive(Debug, Default)]
+struct ChoiceState {
+    index: u32,
+    slots: Vec<Slot>,
+    /// The next text or reasoning starts a block of its own (Anthropic block boundaries).
+    break_block: bool,
+    calls: Vec<ToolCallState>,
+    finish: Option<(FinishReason, String)>,
+    refusal: String,
+    splitter: ThinkSplitter,
+}
+
+#[derive(Debug)]
+pub(crate) struct MessageBuilder {
+    limits: Limits,
+    pub(crate) events: Vec<StreamEvent>,
+    choices: Vec<ChoiceState>,
+    started: bool,
+    id: Option<String>,
+    model: Option<String>,
+    provider: Option<String>,
+    usage: Option<Usage>,
+    error: Option<ErrorInfo>,
+    done: bool,
+    flushed: bool,
+    message_bytes: usize,
+}
+
+impl MessageBuilder {
+    pub(crate) fn new(limits: Limits, provider: Option<String>) -> Self {
+        MessageBuilder {
+            limits,
+            events: Vec::new(),
+            choices: Vec::new(),
+            started: false,
+            id: None,
+            model: None,
+            provider,
+            usage: None,
+            error: None,
+            done: false,
+            flushed: false,
+            message_bytes: 0,
+        }
+    }
+
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Records the message id, model and provider (first non-empty value wins) and emits the
+    /// `start` event the first time it is called.
+    pub(crate) fn start(&mut self, id: Option<&str>, model: Option<&str>, provider: Option<&str>) {
+        fn keep(slot: &mut Option<String>, value: Option<&str>) {
+            if slot.is_none() {
+                if let Some(v) = value.filter(|v| !v.is_empty()) {
+                    *slot = Some(v.to_owned());
+                }
+            }
+        }
+        keep(&mut self.id, id);
+        keep(&mut self.model, model);
+        keep(&mut self.provider, provider);
+        if !self.started {
+            self.started = true;
+            self.events.push(StreamEvent::Start {
+                id: self.id.clone(),
+                model: self.model.clone(),
+                provider: self.provider.clone(),
+            });
+        }
+    }
+
+    fn choice(&mut self, index: u32) -> &mut ChoiceState {
+        let at = match self.choices.iter().position(|c| c.index == index) {
+            Some(at) => at,
+            None => {
+                self.choices.push(ChoiceState { index, ..ChoiceState::default() });
+                self.choices.len() - 1
+            }
+        };
+        &mut self.choices[at]
+    }
+
+    fn count_bytes(&mut self, n: usize) -> Result<()> {
+        self.message_bytes += n;
+        if self.message_bytes > self.limits.max_message_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!("the message is larger than maxMessageBytes ({} bytes)", self.limits.max_message_bytes),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Appends answer text.
+    pub(crate) fn text(&mut self, choice: u32, s: &str) -> Result<()> {
+        self.append(choice, Part::Text, s)
+    }
+
+    /// Appends reasoning text.
+    pub(crate) fn reasoning(&mut self, choice: u32, s: &str) -> Result<()> {
+        self.append(choice, Part::Reasoning, s)
+    }
+
+    /// Appends content that may carry inline thinking tags (OpenAI-compatible `content`).
+    pub(crate) fn tagged_content(&mut self, choice: u32, s: &str) -> Result<()> {
+        let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
+        let outcome = splitter.feed(s, &mut |part, piece| self.append(choice, part, piece));
+        self.choice(choice).splitter = splitter;
+        outcome
+    }
+
+    fn append(&mut self, choice: u32, part: Part, s: &str) -> Result<()> {
+        if s.is_empty() {
+            return Ok(());
+        }
+        self.count_bytes(s.len())?;
+        let state = self.choice(choice);
+        let extend = !state.break_block
+            && matches!(
+                (state.slots.last(), part),
+                (Some(Slot::Text { .. }), Part::Text) | (Some(Slot::Reasoning { redacted: None, .. }), Part::Reasoning)
+            );
+        state.break_block = false;
+        match (extend, state.slots.last_mut()) {
+            (true, Some(Slot::Text { text, .. })) | (true, Some(Slot::Reasoning { text, .. })) => text.push_str(s),
+            _ => state.slots.push(match part {
+                Part::Text => Slot::Text { text: s.to_owned(), citations: Vec::new() },
+                Part::Reasoning => Slot::Reasoning { text: s.to_owned(), signature: None, redacted: None },
+            }),
+        }
+        match (self.events.last_mut(), part) {
+            (Some(StreamEvent::Text { text, choice: c }), Part::Text) if *c == choice => text.push_str(s),
+            (Some(StreamEvent::Reasoning { text, choice: c }), Part::Reasoning) if *c == choice => text.push_str(s),
+            _ => self.events.push(match part {
+                Part::Text => StreamEvent::Text { text: s.to_owned(), choice },
+                Part::Reasoning => StreamEvent::Reasoning { text: s.to_owned(), choice },
+            }),
+        }
+        Ok(())
+    }
+
+    /// The next text or reasoning of `choice` opens a new block (a provider block boundary).
+    pub(crate) fn break_block(&mut self, choice: u32) {
+        self.choice(choice).break_block = true;
+    }
+
+    /// Adds to the signature of the current reasoning block (one is opened when there is none).
+    pub(crate) fn reasoning_signature(&mut self, choice: u32, signature: &str) {
+        if signature.is_empty() {
+            return;
+        }
+        let state = self.choice(choice);
+        match state.slots.last_mut() {
+            Some(Slot::Reasoning { signature: Some(sig), redacted: None, .. }) => sig.push_str(signature),
+            Some(Slot::Reasoning { signature: sig @ None, redacted: None, .. }) => *sig = Some(signature.to_owned()),
+            _ => state.slots.push(Slot::Reasoning {
+                text: String::new(),
+                signature: Some(signature.to_owned()),
+                redacted: None,
+            }),
+        }
+        self.events.push(StreamEvent::ReasoningSignature { signature: signature.to_owned(), choice });
+    }
+
+    /// A redacted reasoning block: opaque data, no text.
+    pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) {
+        let state = self.choice(choice);
+        state.slots.push(Slot::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
+        state.break_block = true;
+        self.events.push(StreamEvent::ReasoningSignature { signature: data.to_owned(), choice });
+    }
+
+    /// A citation attached to the current text block.
+    pub(crate) fn citation(&mut self, choice: u32, citation: RawJson) {
+        let state = self.choice(choice);
+        match state.slots.last_mut() {
+            Some(Slot::Text { citations, .. }) => citations.push(citation),
+            _ => state.slots.push(Slot::Text { text: String::new(), citations: vec![citation] }),
+        }
+    }
+
+    /// A provider block with no normalised form (server tool use, search results): kept whole.
+    pub(crate) fn other_block(&mut self, choice: u32, provider_type: &str, data: RawJson) {
+        let state = self.choice(choice);
+        state.slots.push(Slot::Other { provider_type: provider_type.to_owned(), data });
+        state.break_block = true;
+    }
+
+    /// Opens a tool call and returns its position in the message's tool calls.
+    pub(crate) fn begin_tool_call(
+        &mut self,
+        choice: u32,
+        id: &str,
+        name: &str,
+        provider_index: Option<u64>,
+        key: Option<&str>,
+    ) -> usize {
+        let state = self.choice(choice);
+        let at = state.calls.len();
+        state.calls.push(ToolCallState {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            provider_index,
+            key: key.map(str::to_owned),
+            ..ToolCallState::default()
+        });
+        state.slots.push(Slot::Tool(at));
+        state.break_block = true;
+        self.events.push(StreamEvent::ToolCallStart {
+            index: at as u32,
+            id: id.to_owned(),
+            name: name.to_owned(),
+            choice,
+        });
+        at
+    }
+
+    /// Finds a call by the provider's key or index (for formats that name their items).
+    pub(crate) fn find_tool_call(
+        &mut self,
+        choice: u32,
+        key: Option<&str>,
+        provider_index: Option<u64>,
+    ) -> Option<usize> {
+        let calls = &self.choice(choice).calls;
+        if let Some(key) = key {
+            if let Some(at) = calls.iter().rposition(|c| c.key.as_deref() == Some(key)) {
+                return Some(at);
+            }
+        }
+        provider_index.and_then(|ix| calls.iter().rposition(|c| c.provider_index == Some(ix)))
+    }
+
+    /// Appends argument text to call `at`.
+    pub(crate) fn tool_arguments(&mut self, choice: u32, at: usize, delta: &str) -> Result<()> {
+        if delta.is_empty() {
+            return Ok(());
+        }
+        let max = self.limits.max_tool_argument_bytes;
+        let call = &mut self.choice(choice).calls[at];
+        if call.arguments.len() + delta.len() > max {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!("tool call arguments are larger than maxToolArgumentBytes ({max} bytes)"),
+            ));
+        }
+        call.arguments.push_str(delta);
+        match self.events.last_mut() {
+            Some(StreamEvent::ToolCallDelta { index, arguments_delta, choice: c })
+                if *index as usize == at && *c == choice =>
+            {
+                arguments_delta.push_str(delta)
+            }
+            _ => self.events.push(StreamEvent::ToolCallDelta {
+                index: at as u32,
+                arguments_delta: delta.to_owned(),
+                choice,
+            }),
+        }
+        Ok(())
+    }
+
+    /// Sets the whole arguments of call `at` when the provider sends them only at the end
+    /// (a `.done` event without deltas); the missing suffix is emitted as a delta.
+    pub(crate) fn tool_arguments_done(&mut self, choice: u32, at: usize, arguments: &str) -> Result<()> {
+        let have = &self.choice(choice).calls[at].arguments;
+        if have.is_empty() {
+            return self.tool_arguments(choice, at, arguments);
+        }
+        Ok(())
+    }
+
+    /// Sets a call's name when it arrives after the call was opened.
+    pub(crate) fn tool_name(&mut self, choice: u32, at: usize, name: &str) {
+        let call = &mut self.choice(choice).calls[at];
+        if call.name.is_empty() {
+            call.name = name.to_owned();
+        }
+    }
+
+    /// Ends call `at` (once): emits `tool_call_end` with the complete arguments.
+    pub(crate) fn end_tool_call(&mut self, choice: u32, at: usize) {
+        let call = &mut self.choice(choice).calls[at];
+        if call.ended {
+            return;
+        }
+        call.ended = true;
+        let event = StreamEvent::ToolCallEnd {
+            index: at as u32,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+            choice,
+        };
+        self.events.push(event);
+    }
+
+    /// An OpenAI-style tool-call delta: resolved by id, then index (see `tool_calls::resolve`).
+    pub(crate) fn chat_tool_call(
+        &mut self,
+        choice: u32,
+        index: Option<u64>,
+        id: Option<&str>,
+        name: Option<&str>,
+        arguments: Option<&str>,
+    ) -> Result<()> {
+        let found = resolve(&self.choice(choice).calls, index, id);
+        let at = match found {
+            Some(at) => {
+                if let Some(name) = name.filter(|n| !n.is_empty()) {
+                    self.tool_name(choice, at, name);
+                }
+                at
+            }
+            None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None),
+        };
+        self.tool_arguments(choice, at, arguments.unwrap_or(""))
+    }
+
+    /// Refusal text (OpenAI `delta.refusal`), reported as one error when the choice ends.
+    pub(crate) fn refusal(&mut self, choice: u32, s: &str) {
+        self.choice(choice).refusal.push_str(s);
+    }
+
+    /// The choice finished: held text is released, open calls end, a refusal becomes the error.
+    pub(crate) fn finish_reason(&mut self, choice: u32, reason: FinishReason, raw: &str) -> Result<()> {
+        self.end_choice(choice)?;
+        let state = self.choice(choice);
+        if state.finish.as_ref().is_some_and(|(_, r)| r == raw) {
+            return Ok(()); // restated (OpenRouter repeats it)
+        }
+        state.finish = Some((reason, raw.to_owned()));
+        self.events.push(StreamEvent::Finish { reason, raw_reason: Some(raw.to_owned()), choice });
+        Ok(())
+    }
+
+    fn end_choice(&mut self, choice: u32) -> Result<()> {
+        let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
+        let outcome = splitter.flush(&mut |part, piece| self.append(choice, part, piece));
+        self.choice(choice).splitter = splitter;
+        outcome?;
+        for at in 0..self.choice(choice).calls.len() {
+            self.end_tool_call(choice, at);
+        }
+        let refusal = std::mem::take(&mut self.choice(choice).refusal);
+        if !refusal.is_empty() {
+            self.error(ErrorInfo {
+                message: format!("Model refused: {refusal}"),
+                code: Some(ErrorCode::ModelRefused.as_str().to_owned()),
+                outcome: Outcome::Determinate,
+                retryable: Some(false),
+            });
+        }
+        Ok(())
+    }
+
+    /// True when every choice seen so far has a finish reason.
+    pub(crate) fn all_choices_finished(&self) -> bool {
+        !self.choices.is_empty() && self.choices.iter().all(|c| c.finish.is_some())
+    }
+
+    pub(crate) fn set_usage(&mut self, usage: Usage) {
+        if self.usage.as_ref() == Some(&usage) {
+            return; // cumulative usage restated on every chunk
+        }
+        self.usage = Some(usage.clone());
+        self.events.push(StreamEvent::Usage { usage });
+    }
+
+    /// An error inside the stream: emitted, and the first one is kept on the message.
+    pub(crate) fn error(&mut self, info: ErrorInfo) {
+        if self.error.is_none() {
+            self.error = Some(info.clone());
+        }
+        self.events.push(StreamEvent::Error { error: info });
+    }
+
+    /// The format's own end of stream was reached (`[DONE]`, `message_stop`, ...).
+    pub(crate) fn done(&mut self) {
+        self.done = true;
+    }
+
+    /// End of input: every choice ends as if it had finished (idempotent).
+    pub(crate) fn flush(&mut self) -> Result<()> {
+        if self.flushed {
+            return Ok(());
+        }
+        self.flushed = true;
+        self.end_all_choices()
+    }
+
+    /// Every choice ends (held text released, open calls ended); safe to repeat.
+    pub(crate) fn end_all_choices(&mut self) -> Result<()> {
+        let indexes: Vec<u32> = self.choices.iter().map(|c| c.index).collect();
+        for index in indexes {
+            self.end_choice(index)?;
+        }
+        Ok(())
+    }
+
+    /// The consolidated message. Call after `flush`.
+    pub(crate) fn build(mut self) -> FinalMessage {
+        let error = self.error.take();
+        let complete = self.done && error.is_none();
+        let mut choices = std::mem::take(&mut self.choices);
+        choices.sort_by_key(|c| c.index);
+        let mut messages: Vec<FinalMessage> =
+            choices.into_iter().map(|c| self.choice_message(c, &error, complete)).collect();
+        if messages.is_empty() {
+            messages.push(self.choice_message(ChoiceState::default(), &error, complete));
+        }
+        let mut first = messages.remove(0);
+        if !messages.is_empty() {
+            let mut all = vec![first.clone()];
+            all.append(&mut messages);
+            first.choices = Some(all);
+        }
+        first
+    }
+
+    fn choice_message(&self, choice: ChoiceState, error: &Option<ErrorInfo>, complete: bool) -> FinalMessage {
+        let mut calls = choice.calls;
+        let (mut text, mut reasoning) = (String::new(), String::new());
+        let content: Vec<Block> = choice
+            .slots
+            .into_iter()
+            .map(|slot| match slot {
+                Slot::Text { text: t, citations } => {
+                    text.push_str(&t);
+                    Block::Text { text: t, citations: if citations.is_empty() { None } else { Some(citations) } }
+                }
+                Slot::Reasoning { text: t, signature, redacted } => {
+                    reasoning.push_str(&t);
+                    Block::Reasoning { text: t, signature, redacted }
+                }
+                Slot::Tool(at) => {
+                    let call = &mut calls[at];
+                    Block::ToolCall { id: call.id.clone(), name: call.name.clone(), arguments: call.arguments.clone() }
+                }
+                Slot::Other { provider_type, data } => Block::Other { provider_type, data },
+            })
+            .collect();
+        let tool_calls =
+            calls.into_iter().map(|c| ToolCall { id: c.id, name: c.name, arguments: c.arguments }).collect();
+        let refused = error.as_ref().is_some_and(|e| e.code.as_deref() == Some(ErrorCode::ModelRefused.as_str()));
+        let (unified, raw) = match choice.finish {
+            Some((reason, raw)) => (reason, Some(raw)),
+            None => (FinishReason::Other, None),
+        };
+        let finish_reason = if refused {
+            FinishReason::Refusal
+        } else if error.is_some() {
+            FinishReason::Error
+        } else {
+            unified
+        };
+        FinalMessage {
+            role: "assistant",
+            content,
+            text,
+            reasoning,
+            tool_calls,
+            usage: self.usage.clone(),
+            finish_reason,
+            raw_finish_reason: raw,
+            id: self.id.clone(),
+            model: self.model.clone(),
+            provider: self.provider.clone(),
+            error: error.clone(),
+            complete,
+            choices: None,
+        }
+    }
+}

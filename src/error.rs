@@ -1,0 +1,81 @@
+//! The one error type of the crate: a closed set of codes, a message, and a path for input errors.
+
+use std::fmt;
+
+/// What went wrong, as a stable machine-readable code (the `code` of the JS `Error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The caller's input (agent, messages, options) is malformed; `path` says where.
+    InvalidInput,
+    /// A JSON document (a stream event, tool arguments, a response body) does not parse.
+    InvalidJson,
+    /// A response that must carry data (embeddings, images) carries none.
+    EmptyResponse,
+    /// The model refused to answer.
+    ModelRefused,
+    /// The provider reported an error (an error body or an error event).
+    ProviderError,
+    /// A configured limit (see [`crate::Limits`]) was exceeded; the accumulator refuses more input.
+    LimitExceeded,
+    /// The transport failed mid-stream (reported by the caller through `abort`).
+    TransportError,
+    /// An object was used after it ended (`push` after `flush`).
+    Finished,
+    /// Structured output does not match its schema.
+    ValidationFailed,
+}
+
+impl ErrorCode {
+    /// The code as it appears in JS (`error.code`) and in stream `error` events.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::EmptyResponse => "empty_response",
+            ErrorCode::ModelRefused => "model_refused",
+            ErrorCode::ProviderError => "provider_error",
+            ErrorCode::LimitExceeded => "limit_exceeded",
+            ErrorCode::TransportError => "transport_error",
+            ErrorCode::Finished => "finished",
+            ErrorCode::ValidationFailed => "validation_failed",
+        }
+    }
+}
+
+/// An error: code, human-readable message, and for input errors the path of the bad value
+/// (for example `agent.tools[1].parameters[0].kind`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    pub path: Option<String>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), path: None }
+    }
+
+    /// An `invalid_input` error at `path`.
+    pub fn invalid_input(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()) }
+    }
+
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(path) => write!(f, "{} at {}: {}", self.code.as_str(), path, self.message),
+            None => write!(f, "{}: {}", self.code.as_str(), self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,25 @@
+//! llm-wire: the major LLM wire formats in both directions, for Rust and (through wasm) for
+//! browsers, edge runtimes and Node.
+//!
+//! - [`Accumulator`]: raw streamed bytes of any supported format (OpenAI Chat and every
+//!   OpenAI-compatible server, Anthropic Messages, the OpenAI Responses API) in, normalised
+//!   [`StreamEvent`]s and one [`FinalMessage`] out, identical for every split of the bytes.
+//! - [`sse`]: the provider-blind `text/event-stream` decoder underneath.
+//!
+//! The crate never panics on input: every entry point returns [`Result`] with an [`Error`]
+//! whose [`ErrorCode`] is stable, and every buffer is bounded by [`Limits`].
+
+pub mod accumulator;
+pub mod error;
+pub mod limits;
+pub mod model;
+pub mod providers;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use accumulator::{Accumulator, AccumulatorOptions, Format};
+pub use error::{Error, ErrorCode, Result};
+pub use limits::Limits;
+pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};

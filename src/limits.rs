@@ -1,0 +1,47 @@
+//! Every bound on memory the streaming side keeps, in one documented settings struct.
+
+/// Limits on what an [`crate::Accumulator`] buffers. Exceeding one is a `limit_exceeded` error
+/// value, never a panic or an unbounded allocation; after it the accumulator refuses further
+/// input with the same error, and `finish` still returns everything received before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest single SSE event (its joined `data:` lines), and the longest single line.
+    ///
+    /// ### Default
+    /// 16 MiB: far above any real event (an Anthropic web-search result is about 80 KB), small
+    /// enough that a hostile endless line cannot exhaust a Worker isolate.
+    pub max_event_bytes: usize,
+    /// The most bytes of unterminated input (a partial line plus the pending event) held between
+    /// two `push` calls.
+    ///
+    /// ### Default
+    /// 32 MiB.
+    pub max_buffered_bytes: usize,
+    /// The largest arguments string of one tool call.
+    ///
+    /// ### Default
+    /// 8 MiB.
+    pub max_tool_argument_bytes: usize,
+    /// The most text and reasoning (in bytes, all choices together) one message may accumulate.
+    ///
+    /// ### Default
+    /// 256 MiB.
+    pub max_message_bytes: usize,
+    /// The deepest JSON nesting accepted in an event.
+    ///
+    /// ### Default
+    /// 128 (the depth `serde_json` enforces itself).
+    pub max_json_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_event_bytes: 16 << 20,
+            max_buffered_bytes: 32 << 20,
+            max_tool_argument_bytes: 8 << 20,
+            max_message_bytes: 256 << 20,
+            max_json_depth: 128,
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The §8 result of a response: text, a parsed structured output, tool calls, or vectors/URLs.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::ToolCall;
+
+/// What `process` (and `Accumulator::result`) returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ProcessResult {
+    /// Plain text (or structured output that did not parse: the raw string, §7.7).
+    Text(String),
+    /// Structured output, JSON-parsed because the agent has `outputs`.
+    Json(Value),
+    /// Tool calls, which win over content (§8.1).
+    ToolCalls(Vec<ToolCall>),
+    /// One embedding vector (§8.2).
+    Vector(Vec<f64>),
+    /// Several embedding vectors.
+    Vectors(Vec<Vec<f64>>),
+    /// Several image URLs or base64 strings (§8.3).
+    Strings(Vec<String>),
+}

@@ -1,0 +1,5 @@
+//! Anthropic Messages.
+
+mod stream;
+
+pub(crate) use stream::AnthropicStream;

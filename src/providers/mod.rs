@@ -1,0 +1,132 @@
+//! One folder per provider API, with the same file names in each; the pieces they share
+//! (lenient scalar reading, provider error classification) are here.
+
+pub mod anthropic;
+pub mod openai_chat;
+pub mod openai_responses;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::model::{ErrorInfo, Outcome};
+
+/// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
+/// and booleans become their text, and anything else (null, objects, arrays) is `None`. Real
+/// servers put numbers where others put strings (`"code": 400`) and objects where a string was
+/// documented; one odd field must not cost the whole event.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Scalar<'a>(pub Option<Cow<'a, str>>);
+
+impl<'a> Scalar<'a> {
+    pub(crate) fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ScalarVisitor;
+        impl<'de> Visitor<'de> for ScalarVisitor {
+            type Value = Scalar<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Owned(v.to_owned()))))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Owned(v))))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Scalar(Some(Cow::Borrowed(if v { "true" } else { "false" }))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Scalar(None))
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                d.deserialize_any(self)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar(None))
+            }
+        }
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// A token count read leniently: integers, floats (`12.0`) and null.
+pub(crate) fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let text = Scalar::deserialize(deserializer)?;
+    let value = text.as_deref().and_then(|t| t.parse::<f64>().ok());
+    Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
+}
+
+/// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ErrorBody<'a> {
+    #[serde(default, borrow)]
+    pub message: Scalar<'a>,
+    #[serde(default, borrow, rename = "type")]
+    pub kind: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub code: Scalar<'a>,
+}
+
+impl ErrorBody<'_> {
+    /// The error as a stream error: the provider's message and code (its type when it has no
+    /// code), determinate, with retryability from the type or code.
+    pub(crate) fn info(&self) -> ErrorInfo {
+        let code = self.code.as_deref().or(self.kind.as_deref());
+        ErrorInfo {
+            message: self.message.as_deref().unwrap_or("the provider reported an error").to_owned(),
+            code: code.map(str::to_owned),
+            outcome: Outcome::Determinate,
+            retryable: Some(is_retryable(self.kind.as_deref()) || is_retryable(self.code.as_deref())),
+        }
+    }
+}
+
+/// Whether an error type or code names a transient condition (overload, rate limit, server).
+pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
+    let Some(value) = kind_or_code else { return false };
+    if let Ok(status) = value.parse::<u16>() {
+        return status == 408 || status == 409 || status == 429 || status >= 500;
+    }
+    matches!(
+        value,
+        "overloaded_error"
+            | "api_error"
+            | "server_error"
+            | "internal_server_error"
+            | "internal_error"
+            | "service_unavailable"
+            | "service_unavailable_error"
+            | "rate_limit_error"
+            | "rate_limit_exceeded"
+            | "timeout"
+            | "timeout_error"
+    )
+}

@@ -1,0 +1,9 @@
+//! OpenAI Chat Completions, the format of every OpenAI-compatible server.
+
+mod finish_reason;
+mod stream;
+mod usage;
+
+pub(crate) use finish_reason::map_finish_reason;
+pub(crate) use stream::ChatStream;
+pub(crate) use usage::convert_usage;

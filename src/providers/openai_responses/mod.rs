@@ -1,0 +1,5 @@
+//! OpenAI Responses API.
+
+mod stream;
+
+pub(crate) use stream::ResponsesStream;

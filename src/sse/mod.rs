@@ -1,0 +1,247 @@
+//! Byte-level `text/event-stream` decoder (WHATWG HTML §9.2.6), provider-blind: bytes in,
+//! [`SseEvent`]s out.
+//!
+//! Lines are split on bytes (LF, CR, CRLF; a CR ending one chunk and an LF starting the next are
+//! one line end) and only complete lines are interpreted, so a UTF-8 sequence cut by the network
+//! is never decoded half-way. A partial line is kept as one growing fragment and joined once its
+//! terminator arrives (no re-joining on every feed), bounded by [`Limits`].
+
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::Limits;
+
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+const BOM_DONE: u8 = u8::MAX;
+
+/// One dispatched event. `data` is the `data:` lines joined with `\n`; `event` is the `event:`
+/// field, or `"message"` when the event had none. Both borrow the decoder's buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SseEvent<'a> {
+    pub event: &'a str,
+    pub data: &'a [u8],
+    /// The last event id seen so far in the stream (the `id:` field persists across events).
+    pub id: &'a [u8],
+}
+
+/// The incremental decoder. Feed it with [`SseDecoder::feed`] and end it with
+/// [`SseDecoder::finish`], which flushes an unterminated last event (WHATWG would drop it; real
+/// servers that close without a final blank line still mean it).
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    /// A line whose terminator has not arrived yet.
+    partial: Vec<u8>,
+    state: EventState,
+    after_cr: bool,
+    bom: u8,
+    max_event_bytes: usize,
+    max_buffered_bytes: usize,
+}
+
+#[derive(Debug, Default)]
+struct EventState {
+    data: Vec<u8>,
+    has_data: bool,
+    event: String,
+    id: Vec<u8>,
+    retry: Option<u64>,
+}
+
+impl SseDecoder {
+    pub fn new(limits: &Limits) -> Self {
+        SseDecoder {
+            max_event_bytes: limits.max_event_bytes,
+            max_buffered_bytes: limits.max_buffered_bytes,
+            ..SseDecoder::default()
+        }
+    }
+
+    /// The reconnection time from the last valid `retry:` field, in milliseconds.
+    pub fn retry(&self) -> Option<u64> {
+        self.state.retry
+    }
+
+    /// Decodes `chunk`, calling `on_event` for every event it completes. Costs O(len) plus the
+    /// callback; bytes of an unfinished line are copied once into the partial-line buffer.
+    pub fn feed<F>(&mut self, mut chunk: &[u8], on_event: &mut F) -> Result<()>
+    where
+        F: FnMut(SseEvent<'_>) -> Result<()>,
+    {
+        if self.bom != BOM_DONE {
+            chunk = self.skip_bom(chunk);
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        if self.after_cr {
+            self.after_cr = false;
+            if chunk[0] == b'\n' {
+                chunk = &chunk[1..];
+            }
+        }
+        while let Some(pos) = find_line_end(chunk) {
+            let (line, rest) = chunk.split_at(pos);
+            if self.partial.is_empty() {
+                self.check_line(line.len())?;
+                self.state.line(line, self.max_event_bytes, on_event)?;
+            } else {
+                self.check_line(self.partial.len() + line.len())?;
+                let mut joined = std::mem::take(&mut self.partial);
+                joined.extend_from_slice(line);
+                let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
+                joined.clear();
+                self.partial = joined;
+                outcome?;
+            }
+            chunk = if rest[0] == b'\r' {
+                match rest.get(1) {
+                    Some(b'\n') => &rest[2..],
+                    Some(_) => &rest[1..],
+                    None => {
+                        self.after_cr = true;
+                        &rest[1..]
+                    }
+                }
+            } else {
+                &rest[1..]
+            };
+        }
+        if !chunk.is_empty() {
+            self.check_line(self.partial.len() + chunk.len())?;
+            self.partial.extend_from_slice(chunk);
+        }
+        Ok(())
+    }
+
+    /// Ends the input: an unterminated last line is taken as a line, and a pending event is
+    /// dispatched. The decoder is reset and may be reused.
+    pub fn finish<F>(&mut self, on_event: &mut F) -> Result<()>
+    where
+        F: FnMut(SseEvent<'_>) -> Result<()>,
+    {
+        if self.bom != BOM_DONE && self.bom > 0 {
+            // The stream ended inside what looked like a BOM: those bytes were content.
+            self.partial.extend_from_slice(&BOM[..self.bom as usize]);
+        }
+        self.bom = BOM_DONE;
+        if !self.partial.is_empty() {
+            let line = std::mem::take(&mut self.partial);
+            self.state.line(&line, self.max_event_bytes, on_event)?;
+        }
+        self.state.dispatch(on_event)
+    }
+
+    /// Strips the byte-order mark once, at the very start, even when it is split across chunks.
+    fn skip_bom<'c>(&mut self, mut chunk: &'c [u8]) -> &'c [u8] {
+        while self.bom < 3 {
+            match chunk.first() {
+                None => return chunk,
+                Some(&b) if b == BOM[self.bom as usize] => {
+                    self.bom += 1;
+                    chunk = &chunk[1..];
+                }
+                Some(_) => {
+                    // Not a BOM after all: the bytes matched so far belong to the first line.
+                    self.partial.extend_from_slice(&BOM[..self.bom as usize]);
+                    break;
+                }
+            }
+        }
+        self.bom = BOM_DONE;
+        chunk
+    }
+
+    fn check_line(&self, line_len: usize) -> Result<()> {
+        if line_len > self.max_event_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!("an SSE line is longer than maxEventBytes ({} bytes)", self.max_event_bytes),
+            ));
+        }
+        if line_len + self.state.data.len() > self.max_buffered_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!("more than maxBufferedBytes ({} bytes) of unterminated input", self.max_buffered_bytes),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl EventState {
+    /// Interprets one complete line (without its terminator).
+    fn line<F>(&mut self, line: &[u8], max_event_bytes: usize, on_event: &mut F) -> Result<()>
+    where
+        F: FnMut(SseEvent<'_>) -> Result<()>,
+    {
+        if line.is_empty() {
+            return self.dispatch(on_event);
+        }
+        if line[0] == b':' {
+            return Ok(()); // a comment (keep-alives, `: OPENROUTER PROCESSING`)
+        }
+        let (field, value) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let value = &line[colon + 1..];
+                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
+            }
+            None => (line, &b""[..]),
+        };
+        match field {
+            b"data" => {
+                if self.data.len() + value.len() + 1 > max_event_bytes {
+                    return Err(Error::new(
+                        ErrorCode::LimitExceeded,
+                        format!("an SSE event is larger than maxEventBytes ({max_event_bytes} bytes)"),
+                    ));
+                }
+                if self.has_data {
+                    self.data.push(b'\n');
+                }
+                self.data.extend_from_slice(value);
+                self.has_data = true;
+            }
+            b"event" => {
+                self.event.clear();
+                self.event.push_str(&String::from_utf8_lossy(value));
+            }
+            b"id" => {
+                if !value.contains(&0) {
+                    self.id.clear();
+                    self.id.extend_from_slice(value);
+                }
+            }
+            b"retry" => {
+                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
+                    self.retry = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
+                }
+            }
+            _ => {} // unknown fields are ignored
+        }
+        Ok(())
+    }
+
+    /// A blank line: dispatch the pending event, if it has data, and reset for the next one.
+    fn dispatch<F>(&mut self, on_event: &mut F) -> Result<()>
+    where
+        F: FnMut(SseEvent<'_>) -> Result<()>,
+    {
+        let outcome = if self.has_data {
+            let event = if self.event.is_empty() { "message" } else { self.event.as_str() };
+            on_event(SseEvent { event, data: &self.data, id: &self.id })
+        } else {
+            Ok(())
+        };
+        self.data.clear();
+        self.has_data = false;
+        self.event.clear();
+        outcome
+    }
+}
+
+/// The position of the next CR or LF.
+#[inline]
+fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n' || b == b'\r')
+}

@@ -1,0 +1,158 @@
+//! Every WHATWG rule the decoder follows, as a named case in one table. Each case runs with the
+//! input as written, cut at every single point, and fed one byte at a time.
+
+use super::*;
+
+type Expected = &'static [(&'static str, &'static str, &'static str)];
+
+/// (name, input, expected (event, data, last id) in order)
+const CASES: &[(&str, &[u8], Expected)] = &[
+    ("an lf-terminated event dispatches once", b"data: a\n\n", &[("message", "a", "")]),
+    ("a crlf-terminated event dispatches once", b"data: a\r\n\r\n", &[("message", "a", "")]),
+    ("a cr-terminated event dispatches once", b"data: a\r\r", &[("message", "a", "")]),
+    (
+        "mixed line ends in one stream all count",
+        b"data: a\r\n\ndata: b\r\rdata: c\n\r\n",
+        &[("message", "a", ""), ("message", "b", ""), ("message", "c", "")],
+    ),
+    ("data without a space after the colon keeps all of its value", b"data:a\n\n", &[("message", "a", "")]),
+    ("only one leading space is removed from a value", b"data:  a\n\n", &[("message", " a", "")]),
+    ("several data lines are joined with lf", b"data: a\ndata: b\ndata:\n\n", &[("message", "a\nb\n", "")]),
+    ("an empty data line dispatches an empty event", b"data:\n\n", &[("message", "", "")]),
+    ("a field line without a colon is the field with an empty value", b"data\n\n", &[("message", "", "")]),
+    ("a comment line is ignored", b": keep-alive\ndata: x\n\n", &[("message", "x", "")]),
+    ("a comment alone dispatches nothing", b": OPENROUTER PROCESSING\n\n", &[]),
+    ("the event field names the event", b"event: ping\ndata: {}\n\n", &[("ping", "{}", "")]),
+    (
+        "the event name does not leak into the next event",
+        b"event: error\ndata: 1\n\ndata: 2\n\n",
+        &[("error", "1", ""), ("message", "2", "")],
+    ),
+    ("an event name without data dispatches nothing and is reset", b"event: x\n\ndata: 2\n\n", &[("message", "2", "")]),
+    (
+        "the id persists across events",
+        b"id: 7\ndata: a\n\ndata: b\n\n",
+        &[("message", "a", "7"), ("message", "b", "7")],
+    ),
+    (
+        "an id containing nul is ignored",
+        b"id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n",
+        &[("message", "a", "1"), ("message", "b", "1")],
+    ),
+    ("an unknown field is ignored", b"foo: bar\ndata: a\n\n", &[("message", "a", "")]),
+    ("a retry line is not data", b"retry: 3000\ndata: a\n\n", &[("message", "a", "")]),
+    ("the bom is stripped once at the start", b"\xEF\xBB\xBFdata: a\n\n", &[("message", "a", "")]),
+    ("a second bom is content", b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n", &[]),
+    ("a bom-like prefix that is not a bom is kept", b"\xEFdata: a\n\ndata: b\n\n", &[("message", "b", "")]),
+    ("utf-8 in data survives every cut", "data: héllo — 世界 🎉\n\n".as_bytes(), &[("message", "héllo — 世界 🎉", "")]),
+    ("a colon inside the value is kept", b"data: {\"a\":1}\n\n", &[("message", "{\"a\":1}", "")]),
+    (
+        "an unterminated last event is flushed at finish",
+        b"data: a\n\ndata: tail",
+        &[("message", "a", ""), ("message", "tail", "")],
+    ),
+    ("an unterminated event after its data line is flushed at finish", b"data: tail\n", &[("message", "tail", "")]),
+    ("a cr at the end of the input ends the line", b"data: a\r", &[("message", "a", "")]),
+    ("blank lines alone dispatch nothing", b"\n\n\r\n\r\r", &[]),
+    ("trailing spaces after json are kept", b"data: {\"x\":1}   \n\n", &[("message", "{\"x\":1}   ", "")]),
+];
+
+fn run(chunks: &[&[u8]]) -> Vec<(String, String, String)> {
+    let mut decoder = SseDecoder::new(&Limits::default());
+    let mut out = Vec::new();
+    let mut sink = |e: SseEvent<'_>| {
+        out.push((
+            e.event.to_string(),
+            String::from_utf8(e.data.to_vec()).expect("complete lines are whole UTF-8"),
+            String::from_utf8_lossy(e.id).into_owned(),
+        ));
+        Ok(())
+    };
+    for chunk in chunks {
+        decoder.feed(chunk, &mut sink).unwrap();
+    }
+    decoder.finish(&mut sink).unwrap();
+    out
+}
+
+fn expected(case: Expected) -> Vec<(String, String, String)> {
+    case.iter().map(|(e, d, i)| (e.to_string(), d.to_string(), i.to_string())).collect()
+}
+
+#[test]
+fn every_rule_holds_for_the_whole_input() {
+    for (name, input, want) in CASES {
+        assert_eq!(run(&[input]), expected(want), "case {name:?}");
+    }
+}
+
+#[test]
+fn every_rule_holds_at_every_single_cut() {
+    for (name, input, want) in CASES {
+        for cut in 0..=input.len() {
+            let (a, b) = input.split_at(cut);
+            assert_eq!(run(&[a, b]), expected(want), "case {name:?} cut at byte {cut}");
+        }
+    }
+}
+
+#[test]
+fn every_rule_holds_one_byte_at_a_time() {
+    for (name, input, want) in CASES {
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(run(&bytes), expected(want), "case {name:?} fed byte by byte");
+    }
+}
+
+#[test]
+fn a_cr_ending_one_chunk_and_an_lf_starting_the_next_are_one_line_end() {
+    // Were they two line ends, the empty line between them would dispatch "a" early and the
+    // second data line would become an event of its own.
+    assert_eq!(run(&[b"data: a\r", b"\ndata: b\n\n"]), expected(&[("message", "a\nb", "")]));
+}
+
+#[test]
+fn a_blank_cr_line_ending_a_chunk_dispatches_the_pending_event_exactly_once() {
+    assert_eq!(run(&[b"data: a\n\r", b"\ndata: b\n\n"]), expected(&[("message", "a", ""), ("message", "b", "")]));
+}
+
+#[test]
+fn an_empty_chunk_changes_nothing() {
+    assert_eq!(run(&[b"data: a\r", b"", b"\n\n"]), expected(&[("message", "a", "")]));
+}
+
+#[test]
+fn a_retry_field_sets_the_reconnection_time_only_when_all_digits() {
+    let mut decoder = SseDecoder::new(&Limits::default());
+    let mut sink = |_: SseEvent<'_>| Ok(());
+    decoder.feed(b"retry: 1500\n", &mut sink).unwrap();
+    assert_eq!(decoder.retry(), Some(1500));
+    decoder.feed(b"retry: 15x\n", &mut sink).unwrap();
+    assert_eq!(decoder.retry(), Some(1500));
+}
+
+#[test]
+fn an_endless_line_is_refused_past_max_event_bytes() {
+    let limits = Limits { max_event_bytes: 64, ..Limits::default() };
+    let mut decoder = SseDecoder::new(&limits);
+    let mut sink = |_: SseEvent<'_>| Ok(());
+    let mut failed = None;
+    for _ in 0..100 {
+        if let Err(e) = decoder.feed(b"data: xxxxxxxx", &mut sink) {
+            failed = Some(e);
+            break;
+        }
+    }
+    let err = failed.expect("an endless line must be refused");
+    assert_eq!(err.code, ErrorCode::LimitExceeded);
+    assert!(decoder.partial.len() <= 64, "the buffer stays bounded");
+}
+
+#[test]
+fn a_giant_event_of_many_lines_is_refused_past_max_event_bytes() {
+    let limits = Limits { max_event_bytes: 64, ..Limits::default() };
+    let mut decoder = SseDecoder::new(&limits);
+    let mut sink = |_: SseEvent<'_>| Ok(());
+    let err = decoder.feed(&b"data: 0123456789\n".repeat(10), &mut sink).unwrap_err();
+    assert_eq!(err.code, ErrorCode::LimitExceeded);
+}
