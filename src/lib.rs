@@ -13,8 +13,14 @@ pub mod accumulator;
 pub mod error;
 pub mod limits;
 pub mod model;
+pub mod options;
+pub mod output;
+pub mod process;
 pub mod providers;
+pub mod request;
+pub mod schema;
 pub mod sse;
+pub mod tools;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -3,6 +3,8 @@
 
 pub mod anthropic;
 pub mod openai_chat;
+pub mod openai_embeddings;
+pub mod openai_images;
 pub mod openai_responses;
 
 use std::borrow::Cow;

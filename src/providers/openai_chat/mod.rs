@@ -1,6 +1,8 @@
 //! OpenAI Chat Completions, the format of every OpenAI-compatible server.
 
 mod finish_reason;
+pub(crate) mod request;
+pub(crate) mod response;
 mod stream;
 mod usage;
 

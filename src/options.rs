@@ -1,0 +1,1 @@
+//! ModelOptions → provider request parameters (§7.1.5, §7.6).

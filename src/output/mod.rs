@@ -1,0 +1,1 @@
+//! The output parser: tool-argument parsing and structured-output validation.

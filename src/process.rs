@@ -1,0 +1,1 @@
+//! process and toMessage (§8): dispatch by provider and apiType.

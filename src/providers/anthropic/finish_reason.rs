@@ -1,0 +1,1 @@
+//! Stop reason mapping for this API.

@@ -1,0 +1,1 @@
+//! Usage normalisation for this API.

@@ -1,0 +1,1 @@
+//! Non-streamed response processing (DESIGN.md §8). Filled in by the process work.

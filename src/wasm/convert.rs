@@ -1,0 +1,1 @@
+//! Errors and values across the JS boundary.

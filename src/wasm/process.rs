@@ -1,0 +1,1 @@
+//! wasm exports of process, toMessage and the output parser.

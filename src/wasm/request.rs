@@ -1,0 +1,1 @@
+//! wasm exports of buildChatArgs, buildRequest, genAiAttributes and registerTool.
