@@ -28,4 +28,9 @@ mod wasm;
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::{Error, ErrorCode, Result};
 pub use limits::Limits;
+pub use model::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};
+pub use request::{
+    build_chat_args, build_chat_args_json, build_request, gen_ai_attributes, HttpRequest, RequestOptions,
+};
+pub use tools::{register_tool, unregister_tool};
