@@ -62,7 +62,10 @@ fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
     };
     // Schemas that arrived as JSON Schema are made strict after the fact.
     if tool.strict {
-        defs.iter_mut().for_each(|d| make_strict(&mut d.parameters));
+        for def in &mut defs {
+            make_strict(&mut def.parameters);
+            def.strict = true;
+        }
     }
     Ok(defs)
 }
