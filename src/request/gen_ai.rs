@@ -34,7 +34,7 @@ fn option_attribute(key: &str) -> String {
 }
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
-/// `gen_ai.request.*`, and from the response (a provider body or a `FinalMessage`) the usage,
+/// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from the response (a provider body or a `FinalMessage`) the usage,
 /// finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
 pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
     let mut attributes = Map::new();
@@ -50,6 +50,15 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
     if agent.has_outputs() {
         attributes.insert("gen_ai.output.type".into(), "json".into());
     }
+    // A `buildRequest` result carries the body as JSON text.
+    let parsed;
+    let request = match request.get("body").and_then(Value::as_str) {
+        Some(text) if request.get("url").is_some() => {
+            parsed = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+            &parsed
+        }
+        _ => request,
+    };
     if let Value::Object(body) = request {
         for (key, value) in body.iter().filter(|(k, _)| !NOT_OPTIONS.contains(&k.as_str())) {
             let value = match (key.as_str(), value) {

@@ -186,3 +186,10 @@ fn gen_ai_operation_names_follow_the_api() {
         assert_eq!(gen_ai_attributes(&agent, &json!({}), None)["gen_ai.operation.name"], operation);
     }
 }
+
+#[test]
+fn gen_ai_attributes_read_the_body_of_a_whole_built_request() {
+    let agent = Agent::from_json(&json!({"model": {"id": "m", "options": {"seed": 4}}})).unwrap();
+    let built = build_request(&agent, &[Message::new("user", "hi")], &RequestOptions::default()).unwrap();
+    assert_eq!(gen_ai_attributes(&agent, &built.to_json(), None)["gen_ai.request.seed"], 4);
+}
