@@ -14,6 +14,9 @@ const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "p
 const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
 /// How many schema nodes ref expansion may produce for one document.
 const NODE_BUDGET: usize = 100_000;
+/// How many refs may be followed inside one another: a long chain of distinct refs would
+/// otherwise recurse deep enough to exhaust a wasm stack.
+const MAX_REF_DEPTH: usize = 64;
 /// OpenAI's limit on function names.
 const MAX_NAME_LEN: usize = 64;
 
@@ -166,6 +169,9 @@ impl Resolver<'_> {
         if self.stack.iter().any(|r| r == reference) {
             // A recursive schema: stop at the second visit rather than expand forever.
             return Ok(json!({"type": "object"}));
+        }
+        if self.stack.len() >= MAX_REF_DEPTH {
+            return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
         }
         let Some(target) = self.doc.pointer(pointer) else {
             return Err(Error::invalid_input(

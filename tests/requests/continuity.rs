@@ -203,3 +203,12 @@ fn a_final_message_round_trips_into_a_next_request_in_every_format() {
         assert!(text.contains("c1") && text.contains("18C") && text.contains("Paris"), "{provider}/{api_type}: {text}");
     }
 }
+
+#[test]
+fn openai_chat_leaves_out_an_empty_tool_calls_list() {
+    let messages = json!([{"role": "assistant", "content": "done", "metadata": {"tool_calls": []}}]);
+    assert_eq!(
+        body(&agent("openai", "chat", json!({})), messages)["messages"][0],
+        json!({"role": "assistant", "content": "done"})
+    );
+}

@@ -98,3 +98,19 @@ fn a_tool_message_without_its_call_id_is_invalid_input_at_the_metadata() {
     let e = error(&responses(json!({})), json!([{"role": "tool", "content": "42"}]));
     assert_invalid_at(&e, "messages[0].metadata.tool_call_id");
 }
+
+#[test]
+fn a_single_text_part_is_a_plain_string_and_a_data_url_file_goes_in_file_data() {
+    let b = body(&responses(json!({})), user(json!([{"kind": "text", "value": "hi"}])));
+    assert_eq!(b["input"][0]["content"], "hi");
+    let b = body(&responses(json!({})), user(json!([{"kind": "file", "value": "data:application/pdf;base64,JVBE"}])));
+    assert_eq!(
+        b["input"][0]["content"],
+        json!([{"type": "input_file", "file_data": "data:application/pdf;base64,JVBE"}])
+    );
+}
+
+#[test]
+fn tools_are_absent_when_there_are_none() {
+    assert!(body(&responses(json!({"tools": []})), user(json!("hi"))).get("tools").is_none());
+}

@@ -318,3 +318,35 @@ fn registering_a_tool_with_a_bad_property_is_invalid_input_at_the_property() {
     let e = register_tool("bad_registration", &json!({"parameters": [{"name": "x", "kind": "text"}]})).unwrap_err();
     assert_invalid_at(&e, "def.parameters[0].kind");
 }
+
+#[test]
+fn an_openapi_ref_chain_deeper_than_the_limit_is_invalid_input_not_a_stack_overflow() {
+    let mut schemas = serde_json::Map::new();
+    for i in 0..5000 {
+        schemas.insert(format!("S{i}"), json!({"$ref": format!("#/components/schemas/S{}", i + 1)}));
+    }
+    schemas.insert("S5000".into(), json!({"type": "object"}));
+    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": schemas}});
+    let e =
+        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0].specification");
+}
+
+#[test]
+fn an_openapi_ref_to_nothing_is_invalid_input() {
+    let spec = json!({"paths": {"/a": {"get": {"parameters": [{"$ref": "#/components/parameters/Missing"}]}}}});
+    let e =
+        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0].specification");
+    assert!(e.message.contains("Missing"), "{}", e.message);
+}
+
+#[test]
+fn an_openapi_document_without_paths_is_invalid_input_at_paths() {
+    let e = error(
+        &chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": {"openapi": "3.0.0"}}]})),
+        user(json!("hi")),
+    );
+    assert_invalid_at(&e, "agent.tools[0].specification.paths");
+}

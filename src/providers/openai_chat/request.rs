@@ -47,7 +47,10 @@ pub(crate) fn message_to_wire(message: &Message, path: &str) -> Result<Value> {
         }
     }
     let calls = message.tool_call_list(path)?;
-    if !calls.is_empty() {
+    if calls.is_empty() {
+        // The API rejects an empty `tool_calls` array.
+        wire.remove(TOOL_CALLS);
+    } else {
         wire.insert(TOOL_CALLS.into(), Value::Array(calls.iter().map(openai_tool_call).collect()));
     }
     let content = match &message.content {
