@@ -237,8 +237,7 @@ fn an_openapi_specification_may_be_json_text() {
 #[test]
 fn an_openapi_ref_outside_the_document_is_invalid_input_at_the_specification() {
     let spec = json!({"paths": {"/a": {"get": {"parameters": [{"$ref": "other.yaml#/p"}]}}}});
-    let e =
-        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    let e = openapi_error(spec);
     assert_invalid_at(&e, "agent.tools[0].specification");
 }
 
@@ -251,6 +250,18 @@ fn an_openapi_specification_that_is_not_json_is_invalid_input() {
     assert_invalid_at(&e, "agent.tools[0].specification");
 }
 
+/// The error of projecting an OpenAPI tool whose one operation posts a body of schema `S0`
+/// among `schemas` (`S{i}` names, as the ref tests build them).
+fn chain_error(schemas: serde_json::Map<String, Value>) -> llm_wire::Error {
+    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": schemas}});
+    openapi_error(spec)
+}
+
+fn openapi_error(spec: Value) -> llm_wire::Error {
+    error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")))
+}
+
 #[test]
 fn an_openapi_ref_fan_out_is_bounded_instead_of_exhausting_memory() {
     // Each level references the next twice: 2^40 nodes if expanded naively.
@@ -260,10 +271,7 @@ fn an_openapi_ref_fan_out_is_bounded_instead_of_exhausting_memory() {
         schemas.insert(format!("S{i}"), json!({"type": "object", "properties": {"a": next, "b": next}}));
     }
     schemas.insert("S40".into(), json!({"type": "string"}));
-    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
-        "components": {"schemas": schemas}});
-    let e =
-        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    let e = chain_error(schemas);
     assert_invalid_at(&e, "agent.tools[0].specification");
 }
 
@@ -326,18 +334,14 @@ fn an_openapi_ref_chain_deeper_than_the_limit_is_invalid_input_not_a_stack_overf
         schemas.insert(format!("S{i}"), json!({"$ref": format!("#/components/schemas/S{}", i + 1)}));
     }
     schemas.insert("S5000".into(), json!({"type": "object"}));
-    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
-        "components": {"schemas": schemas}});
-    let e =
-        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    let e = chain_error(schemas);
     assert_invalid_at(&e, "agent.tools[0].specification");
 }
 
 #[test]
 fn an_openapi_ref_to_nothing_is_invalid_input() {
     let spec = json!({"paths": {"/a": {"get": {"parameters": [{"$ref": "#/components/parameters/Missing"}]}}}});
-    let e =
-        error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")));
+    let e = openapi_error(spec);
     assert_invalid_at(&e, "agent.tools[0].specification");
     assert!(e.message.contains("Missing"), "{}", e.message);
 }
