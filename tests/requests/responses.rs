@@ -51,7 +51,7 @@ fn tools_are_flat_function_definitions() {
     let b = body(&responses(tools), user(json!("hi")));
     assert_eq!(
         b["tools"],
-        json!([{"type": "function", "name": "f", "description": "d", "strict": false,
+        json!([{"type": "function", "name": "f", "description": "d",
         "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}])
     );
 }

@@ -127,8 +127,8 @@ fn part_to_wire(part: &ContentPart, text_type: &str, path: &str) -> Result<Value
     })
 }
 
-/// `{type: "function", name, description, parameters, strict}`. `strict` is always sent: the
-/// Responses API treats a missing `strict` as true and would reject ordinary schemas.
+/// `{type: "function", name, description, parameters}` (DESIGN.md §3), plus `strict: true` for
+/// strict tools, the same flag Chat puts on its function definitions.
 fn flat_tool(def: &FunctionDef) -> Value {
     let mut tool = Map::new();
     tool.insert("type".into(), json!("function"));
@@ -137,6 +137,8 @@ fn flat_tool(def: &FunctionDef) -> Value {
         tool.insert("description".into(), Value::String(description.clone()));
     }
     tool.insert("parameters".into(), def.parameters.clone());
-    tool.insert("strict".into(), Value::Bool(def.strict));
+    if def.strict {
+        tool.insert("strict".into(), Value::Bool(true));
+    }
     Value::Object(tool)
 }
