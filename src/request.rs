@@ -45,6 +45,13 @@ impl Api {
 }
 
 /// The request body for `agent` and `messages`, ready for `JSON.stringify` (§7).
+///
+/// ```
+/// use llm_wire::{build_chat_args, Agent, Message};
+///
+/// let body = build_chat_args(&Agent::new("gpt-4o"), &[Message::new("user", "Hello")]).unwrap();
+/// assert_eq!(body.to_string(), r#"{"messages":[{"content":"Hello","role":"user"}],"model":"gpt-4o"}"#);
+/// ```
 pub fn build_chat_args(agent: &Agent, messages: &[Message]) -> Result<Value> {
     if agent.model.id.is_empty() {
         return Err(Error::invalid_input("agent.model.id", "the model id is required"));

@@ -132,6 +132,25 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    fn every_to_request_vector_builds_its_expected_body_through_the_export() {
+        let all: Value = serde_json::from_str(include_str!("../../tests/conformance/prompty-vectors.json")).unwrap();
+        let vectors = all["vectors"].as_array().unwrap().iter().filter(|v| v["operation"] == "toRequest");
+        let mut count = 0;
+        for entry in vectors {
+            let (vector, input) = (&entry["vector"], &entry["vector"]["input"]);
+            let agent = serde_json::json!({
+                "model": {"id": input["model_id"], "provider": input["provider"], "apiType": input["apiType"], "options": input["options"]},
+                "tools": input["tools"], "outputs": input["outputs"],
+            });
+            let body = build_chat_args_js(js(&agent.to_string()), js(&input["messages"].to_string())).unwrap();
+            let body: Value = serde_json::from_str(&text(&body)).unwrap();
+            assert_eq!(body, vector["expected"]["request_body"], "{}", vector["name"]);
+            count += 1;
+        }
+        assert!(count >= 17);
+    }
+
+    #[wasm_bindgen_test]
     fn invalid_input_throws_an_error_with_code_and_path() {
         let error = build_chat_args_js(
             js(r#"{"model": "m", "tools": [{"kind": "function", "name": "f", "parameters": [{"name": "a", "kind": "str"}]}]}"#),
