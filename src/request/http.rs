@@ -19,15 +19,23 @@ pub struct RequestOptions {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub stream: bool,
+    /// Extra headers, sent last; one with the name of a built header (any case) replaces it.
+    /// In a browser calling Anthropic directly, `anthropic-dangerous-direct-browser-access`.
+    pub headers: Vec<(String, String)>,
 }
 
 impl RequestOptions {
-    /// Reads `{baseUrl?, apiKey?, stream?}`; `null` or absent is all defaults. Errors name `options.…`.
+    /// Reads `{baseUrl?, apiKey?, stream?, headers?}`; `null` or absent is all defaults. Errors name `options.…`.
     pub fn from_json(value: &Value) -> Result<RequestOptions> {
         let map = match value {
             Value::Null => return Ok(RequestOptions::default()),
             Value::Object(map) => map,
-            _ => return Err(Error::invalid_input("options", "expected an object {baseUrl?, apiKey?, stream?}")),
+            _ => {
+                return Err(Error::invalid_input(
+                    "options",
+                    "expected an object {baseUrl?, apiKey?, stream?, headers?}",
+                ))
+            }
         };
         let text = |key: &str| match map.get(key) {
             None | Some(Value::Null) => Ok(None),
@@ -39,7 +47,18 @@ impl RequestOptions {
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err(Error::invalid_input("options.stream", "expected a boolean")),
         };
-        Ok(RequestOptions { base_url: text("baseUrl")?, api_key: text("apiKey")?, stream })
+        let headers = match map.get("headers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(headers)) => headers
+                .iter()
+                .map(|(name, value)| match value {
+                    Value::String(value) => Ok((name.clone(), value.clone())),
+                    _ => Err(Error::invalid_input(format!("options.headers.{name}"), "expected a string")),
+                })
+                .collect::<Result<_>>()?,
+            Some(_) => return Err(Error::invalid_input("options.headers", "expected an object of strings")),
+        };
+        Ok(RequestOptions { base_url: text("baseUrl")?, api_key: text("apiKey")?, stream, headers })
     }
 }
 
@@ -132,6 +151,10 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
                 }
             }
         }
+    }
+    for (name, value) in &options.headers {
+        headers.retain(|(built, _)| !built.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
     }
     Ok(HttpRequest { url, method: "POST", headers, body: body.to_string() })
 }

@@ -193,3 +193,13 @@ fn gen_ai_attributes_read_the_body_of_a_whole_built_request() {
     let built = build_request(&agent, &[Message::new("user", "hi")], &RequestOptions::default()).unwrap();
     assert_eq!(gen_ai_attributes(&agent, &built.to_json(), None)["gen_ai.request.seed"], 4);
 }
+
+#[test]
+fn extra_headers_are_added_and_replace_built_ones_of_the_same_name() {
+    let options = json!({"headers": {"user-agent": "my-app/1", "anthropic-dangerous-direct-browser-access": "true"}});
+    let r = request(json!({"model": {"id": "m", "provider": "anthropic"}}), options);
+    assert_eq!(header(&r, "User-Agent"), Some("my-app/1"));
+    assert_eq!(r.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case("user-agent")).count(), 1);
+    assert_eq!(header(&r, "anthropic-dangerous-direct-browser-access"), Some("true"));
+    assert_invalid_at(&RequestOptions::from_json(&json!({"headers": {"a": 1}})).unwrap_err(), "options.headers.a");
+}
