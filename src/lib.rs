@@ -23,7 +23,8 @@ pub mod sse;
 pub mod tools;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+#[doc(hidden)]
+pub mod wasm;
 
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::{Error, ErrorCode, Result};

@@ -4,10 +4,9 @@
 //! go to the path-precise readers of the core; results go out as JSON text parsed by
 //! `JSON.parse`, so JS receives plain data (no `Map`, no `undefined` in arrays).
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::error::Error;
+use super::convert::{js_error, to_js, to_json};
 use crate::model::{Agent, Message};
 use crate::request::{build_chat_args, build_request, gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
@@ -23,33 +22,6 @@ export interface ToolDefinition { description?: string; parameters?: Property[] 
 /** OpenTelemetry `gen_ai.*` attributes, ready for `span.setAttributes`. */
 export interface GenAiAttributes { [name: string]: string | number | boolean | string[] | number[] | boolean[] }
 "#;
-
-/// A JS value as JSON; `undefined` and `null` are `null`.
-fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(Value::Null);
-    }
-    serde_wasm_bindgen::from_value::<Value>(value)
-        .map_err(|e| js_error(&Error::invalid_input(path, format!("not JSON data: {e}"))))
-}
-
-/// JSON data as a plain JS value, through `JSON.parse`.
-fn to_js(value: &Value) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&value.to_string())
-}
-
-/// The crate error as a JS `Error` with `code` (and `path` for input errors).
-///
-/// Private until the shared helper of `src/wasm/convert.rs` lands on this branch.
-fn js_error(error: &Error) -> JsValue {
-    let js = js_sys::Error::new(&error.message);
-    let object: &JsValue = js.as_ref();
-    let _ = js_sys::Reflect::set(object, &"code".into(), &error.code.as_str().into());
-    if let Some(path) = &error.path {
-        let _ = js_sys::Reflect::set(object, &"path".into(), &path.as_str().into());
-    }
-    js.into()
-}
 
 fn read_inputs(agent: JsValue, messages: JsValue) -> Result<(Agent, Vec<Message>), JsValue> {
     let agent = Agent::from_json(&to_json(agent, "agent")?).map_err(|e| js_error(&e))?;
