@@ -14,7 +14,7 @@ PKG := pkg
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 PKG_STAMP := $(PKG)/.built
 
-.PHONY: test demo tools pkg test-native test-wasm test-node size clean
+.PHONY: test demo bench tools pkg size clean
 
 ## ---- set-up: each step only when missing ---------------------------------------------------
 tools: .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
@@ -54,6 +54,10 @@ test: tools
 
 demo: tools pkg
 	node web-demo/replay.mjs $(DEMO_ARGS)
+
+bench: tools pkg
+	@cd bench && npm install --no-audit --no-fund --loglevel=error
+	node bench/run.mjs $(BENCH_ARGS)
 
 size: pkg
 	@node tests/js/size.mjs
