@@ -26,6 +26,9 @@ pub mod tools;
 mod wasm;
 
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
+pub use error::ProviderDetail;
 pub use error::{Error, ErrorCode, Result};
 pub use limits::Limits;
+pub use model::Agent;
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};
+pub use process::{process, process_with, to_message, ProcessOptions, ResponseBody, Span};
