@@ -31,4 +31,5 @@ pub use error::{Error, ErrorCode, Result};
 pub use limits::Limits;
 pub use model::Agent;
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};
+pub use output::{parse_structured_output, parse_tool_arguments, Action, StructuredOptions};
 pub use process::{process, process_with, to_message, ProcessOptions, ResponseBody, Span};
