@@ -10,7 +10,7 @@ mod span;
 
 use serde_json::Value;
 
-pub use span::Span;
+pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
@@ -107,14 +107,12 @@ impl Api {
 }
 
 fn parse<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
-    serde_json::from_str(text).map_err(|e| {
-        let message = if text.trim_start().starts_with('{') {
-            format!("the response body is not a valid response object: {e}")
-        } else {
-            format!("the response body is not a JSON object: {e}")
-        };
-        Error::new(ErrorCode::InvalidJson, message).with_path("response")
-    })
+    let fail = |message: String| Error::new(ErrorCode::InvalidJson, message).with_path("response");
+    // serde reads a struct from a JSON array too (by position): a body must be an object.
+    if !text.trim_start().starts_with('{') {
+        return Err(fail("the response body is not a JSON object".into()));
+    }
+    serde_json::from_str(text).map_err(|e| fail(format!("the response body is not a valid response object: {e}")))
 }
 
 /// Options of [`process_with`].

@@ -12,9 +12,15 @@ pub struct Span {
     pub attributes: Map<String, Value>,
 }
 
-/// The `process` span of a body: the operation and provider, then what the response says
-/// (id, model, finish reasons, token usage). Embedding and image bodies have no message; their
-/// model and usage are read from the body itself.
+/// The `process` span of a final message, streamed (`Accumulator::finish`) or not: the
+/// operation and provider, then what the response says (id, model, finish reasons, usage).
+pub fn message_span(agent: Option<&Agent>, message: &FinalMessage) -> Span {
+    let default = Agent::default();
+    process_span(agent.unwrap_or(&default), Some(message), "")
+}
+
+/// The `process` span of a body. Embedding and image bodies have no message; their model and
+/// usage are read from the body itself.
 pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: &str) -> Span {
     let mut attributes = Map::new();
     let mut set = |key: &str, value: Value| {
@@ -26,7 +32,11 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
         _ => "chat",
     };
     set("gen_ai.operation.name", operation.into());
-    let provider = if agent.model.provider.is_empty() { "openai" } else { agent.model.provider.as_str() };
+    let provider = match (agent.model.provider.as_str(), message.and_then(|m| m.provider.as_deref())) {
+        ("", Some(named)) => named,
+        ("", None) => "openai",
+        (configured, _) => configured,
+    };
     set("gen_ai.provider.name", provider.into());
     if !agent.model.id.is_empty() {
         set("gen_ai.request.model", agent.model.id.as_str().into());
