@@ -1,1 +1,100 @@
 //! buildChatArgs, buildRequest and the gen_ai tracing attributes (§7): dispatch by provider and apiType.
+//!
+//! DESIGN.md §3: provider `anthropic` speaks Anthropic Messages; every other provider is
+//! OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding, image).
+
+mod gen_ai;
+mod http;
+
+use serde_json::{Map, Value};
+
+pub use gen_ai::gen_ai_attributes;
+pub use http::{build_request, HttpRequest, RequestOptions};
+
+use crate::error::{Error, Result};
+use crate::model::{Agent, Message, ModelOptions};
+use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+
+/// The wire API a request goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    OpenAiChat,
+    OpenAiResponses,
+    OpenAiEmbeddings,
+    OpenAiImages,
+    Anthropic,
+}
+
+impl Api {
+    /// The API of `agent` (DESIGN.md §3); an unknown `apiType` is an error at `agent.model.apiType`.
+    pub fn of(agent: &Agent) -> Result<Api> {
+        if agent.model.provider() == "anthropic" {
+            return Ok(Api::Anthropic);
+        }
+        match agent.model.api_type() {
+            "chat" => Ok(Api::OpenAiChat),
+            "responses" => Ok(Api::OpenAiResponses),
+            "embedding" => Ok(Api::OpenAiEmbeddings),
+            "image" => Ok(Api::OpenAiImages),
+            other => Err(Error::invalid_input(
+                "agent.model.apiType",
+                format!("unknown apiType `{other}` (chat, responses, embedding, image)"),
+            )),
+        }
+    }
+}
+
+/// The request body for `agent` and `messages`, ready for `JSON.stringify` (§7).
+///
+/// ```
+/// use llm_wire::{build_chat_args, Agent, Message};
+///
+/// let body = build_chat_args(&Agent::new("gpt-4o"), &[Message::new("user", "Hello")]).unwrap();
+/// assert_eq!(body.to_string(), r#"{"messages":[{"content":"Hello","role":"user"}],"model":"gpt-4o"}"#);
+/// ```
+pub fn build_chat_args(agent: &Agent, messages: &[Message]) -> Result<Value> {
+    if agent.model.id.is_empty() {
+        return Err(Error::invalid_input("agent.model.id", "the model id is required"));
+    }
+    match Api::of(agent)? {
+        Api::OpenAiChat => openai_chat::request::build(agent, messages),
+        Api::OpenAiResponses => openai_responses::request::build(agent, messages),
+        Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages),
+        Api::OpenAiImages => openai_images::request::build(agent, messages),
+        Api::Anthropic => anthropic::request::build(agent, messages),
+    }
+}
+
+/// [`build_chat_args`] from JSON inputs, read with exact error paths (`agent.…`, `messages[i].…`).
+pub fn build_chat_args_json(agent: &Value, messages: &Value) -> Result<Value> {
+    build_chat_args(&Agent::from_json(agent)?, &Message::list_from_json(messages)?)
+}
+
+/// `data:<media type>[;params][;base64],<data>` → (media type, data); `None` for anything else.
+pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
+    let rest = url.strip_prefix("data:")?;
+    let (header, data) = rest.split_once(',')?;
+    let media_type = header.split(';').next().unwrap_or_default();
+    Some((media_type, data))
+}
+
+/// `parallel_tool_calls` from `allowMultipleToolCalls`, for OpenAI requests that have tools
+/// (the API rejects it without them).
+pub(crate) fn parallel_tool_calls(body: &mut Map<String, Value>, options: &ModelOptions) {
+    if let Some(allow) = options.allow_multiple_tool_calls {
+        body.insert("parallel_tool_calls".into(), Value::Bool(allow));
+    }
+}
+
+/// The text of system and developer messages, joined by blank lines: the top-level
+/// `instructions` (Responses) or `system` (Anthropic). Several system messages are all kept
+/// rather than the last one winning.
+pub(crate) fn system_text(messages: &[Message]) -> Option<String> {
+    let texts: Vec<String> =
+        messages.iter().filter(|m| is_system(m)).map(|m| m.content.text()).filter(|t| !t.is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+pub(crate) fn is_system(message: &Message) -> bool {
+    message.role == "system" || message.role == "developer"
+}

@@ -1,1 +1,154 @@
 //! Property lists → JSON Schema (§7.1.4), strict mode included (DESIGN.md §3).
+//!
+//! Strict mode is what OpenAI's structured outputs accept: every property is listed in
+//! `required`, a property that was optional becomes nullable instead, and every object closes
+//! with `additionalProperties: false`, at every depth. Property lists are converted in one pass
+//! (so `required` keeps the declared order); schemas that arrive as JSON Schema (MCP, OpenAPI,
+//! custom tools) are made strict by [`make_strict`].
+
+use serde_json::{json, Map, Value};
+
+use crate::model::Property;
+
+/// The JSON Schema type of a Property kind (§7.1.4 table).
+pub fn json_type(kind: &str) -> &'static str {
+    match kind {
+        "integer" => "integer",
+        "float" => "number",
+        "boolean" => "boolean",
+        "array" => "array",
+        "object" => "object",
+        _ => "string",
+    }
+}
+
+/// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
+/// when no property is required.
+pub fn to_schema(properties: &[Property]) -> Value {
+    object_schema(properties, false)
+}
+
+/// The strict form of [`to_schema`] (DESIGN.md §3), for structured output and strict tools.
+pub fn to_strict_schema(properties: &[Property]) -> Value {
+    object_schema(properties, true)
+}
+
+fn object_schema(properties: &[Property], strict: bool) -> Value {
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for prop in properties {
+        let mut schema = property_schema(prop, strict);
+        if strict && !prop.required {
+            make_nullable(&mut schema);
+        }
+        props.insert(prop.name.clone(), schema);
+        if strict || prop.required {
+            required.push(Value::String(prop.name.clone()));
+        }
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(props));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required));
+    }
+    if strict {
+        schema.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    Value::Object(schema)
+}
+
+/// One property's schema: its type, description and enum, plus the nested `properties` of an
+/// object and the `items` of an array.
+fn property_schema(prop: &Property, strict: bool) -> Value {
+    let mut schema = match (&prop.properties, &prop.items) {
+        (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict),
+        (_, Some(items)) if prop.kind == "array" => json!({"type": "array", "items": property_schema(items, strict)}),
+        // A strict object with no declared shape still may not grow keys the model invents.
+        _ if prop.kind == "object" && strict => {
+            json!({"type": "object", "properties": {}, "additionalProperties": false})
+        }
+        _ => json!({"type": json_type(&prop.kind)}),
+    };
+    if let Value::Object(map) = &mut schema {
+        if let Some(description) = &prop.description {
+            map.insert("description".into(), Value::String(description.clone()));
+        }
+        if let Some(values) = prop.enum_values.as_ref().filter(|v| !v.is_empty()) {
+            map.insert("enum".into(), Value::Array(values.clone()));
+        }
+    }
+    schema
+}
+
+/// Lets a schema also accept `null`: `"string"` becomes `["string", "null"]`, an enum gains
+/// `null` (or the enum would still reject it), and a schema without a `type` is wrapped in
+/// `anyOf`.
+pub fn make_nullable(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+    match map.get_mut("type") {
+        Some(Value::String(kind)) => {
+            if kind != "null" {
+                let kind = std::mem::take(kind);
+                map.insert("type".into(), json!([kind, "null"]));
+            }
+        }
+        Some(Value::Array(kinds)) => {
+            if !kinds.contains(&json!("null")) {
+                kinds.push(json!("null"));
+            }
+        }
+        _ => {
+            let inner = std::mem::take(map);
+            map.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+        }
+    }
+}
+
+/// Makes a JSON Schema strict in place, at every depth: every object lists all its properties in
+/// `required` (those that were optional become nullable) and gets `additionalProperties: false`.
+/// Already-required names keep their order; the others follow.
+pub fn make_strict(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    let is_object = map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties");
+    if is_object {
+        let was_required: Vec<String> = match map.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect(),
+            _ => Vec::new(),
+        };
+        let mut required: Vec<Value> = Vec::new();
+        if let Some(Value::Object(props)) = map.get_mut("properties") {
+            for (name, sub) in props.iter_mut() {
+                make_strict(sub);
+                if !was_required.contains(name) {
+                    make_nullable(sub);
+                }
+            }
+            let declared = was_required.iter().filter(|n| props.contains_key(n.as_str()));
+            required.extend(declared.map(|n| Value::String(n.clone())));
+            required.extend(props.keys().filter(|k| !was_required.contains(k)).map(|k| Value::String(k.clone())));
+        } else {
+            map.insert("properties".into(), Value::Object(Map::new()));
+        }
+        map.insert("required".into(), Value::Array(required));
+        map.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if let Some(items) = map.get_mut("items") {
+        make_strict(items);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(options)) = map.get_mut(key) {
+            options.iter_mut().for_each(make_strict);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = map.get_mut(key) {
+            defs.values_mut().for_each(make_strict);
+        }
+    }
+}

@@ -2,6 +2,8 @@
 //! `.expect.json`, and gives the same final message and the same event contents at every
 //! split point, one byte at a time, and at 100 seeded random splits.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use std::fs;
@@ -52,7 +54,6 @@ fn fixtures_of(dirs: &[&str]) -> Vec<PathBuf> {
         }
     }
     out.sort();
-    assert!(!out.is_empty(), "no fixtures in {dirs:?}");
     out
 }
 
@@ -85,7 +86,9 @@ fn format_named(format: &str) -> Format {
 }
 
 fn check_split_invariance(format: &str, every_cut: bool) {
-    for path in fixtures_of(&dirs_of_format(format)) {
+    let fixtures = fixtures_of(&dirs_of_format(format));
+    assert!(!fixtures.is_empty(), "no {format} fixtures");
+    for path in fixtures {
         let body = fs::read(&path).unwrap();
         let name = name(&path);
         for format in [format_named(format), Format::Auto] {
@@ -174,5 +177,20 @@ fn every_fixture_directory_is_known_to_the_suites() {
         if has_streams {
             assert!(common::format_of(&dir).is_some(), "{dir} holds streams but no suite runs them");
         }
+    }
+}
+
+#[test]
+fn the_wasm_suite_embeds_every_stream_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let listed = fs::read_to_string(root.join("wasm_fixtures.rs")).unwrap();
+    for path in
+        fixtures_of(&STREAM_DIRS.iter().map(|(d, _)| *d).chain(["anthropic", "openai-responses"]).collect::<Vec<_>>())
+    {
+        let stem = name(&path);
+        let stem = stem.trim_end_matches(".sse");
+        let has_expect = path.with_extension("expect.json").exists();
+        let entry = format!("fixture!(\"{stem}\", {has_expect})");
+        assert!(listed.contains(&entry), "tests/wasm_fixtures.rs does not list {entry}");
     }
 }

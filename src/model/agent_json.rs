@@ -1,1 +1,412 @@
 //! Reading Agent and Message from JSON, with an exact path on every invalid_input error.
+//!
+//! Readers take the path of the value they read (`agent.tools[1]`) and extend it for every
+//! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`.
+
+use serde_json::{Map, Value};
+
+use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
+use crate::error::{Error, Result};
+
+const KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
+const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
+const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
+const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
+
+/// A JSON object being read, with its path.
+struct Obj<'a> {
+    map: &'a Map<String, Value>,
+    path: &'a str,
+}
+
+impl<'a> Obj<'a> {
+    fn new(value: &'a Value, path: &'a str) -> Result<Self> {
+        match value {
+            Value::Object(map) => Ok(Obj { map, path }),
+            other => Err(Error::invalid_input(path, format!("expected an object, got {}", type_name(other)))),
+        }
+    }
+
+    fn at(&self, key: &str) -> String {
+        format!("{}.{}", self.path, key)
+    }
+
+    /// The field, with JSON `null` read as absent.
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn opt_str(&self, key: &str) -> Result<Option<String>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => {
+                Err(Error::invalid_input(self.at(key), format!("expected a string, got {}", type_name(other))))
+            }
+        }
+    }
+
+    /// A string that must be present and non-empty.
+    fn req_str(&self, key: &str) -> Result<String> {
+        match self.opt_str(key)? {
+            Some(s) if !s.is_empty() => Ok(s),
+            _ => Err(Error::invalid_input(self.at(key), format!("`{key}` is required"))),
+        }
+    }
+
+    /// A string from a closed list of values.
+    fn one_of(&self, key: &str, allowed: &[&str], default: Option<&str>) -> Result<String> {
+        match (self.opt_str(key)?, default) {
+            (Some(s), _) if allowed.contains(&s.as_str()) => Ok(s),
+            (None, Some(d)) => Ok(d.to_owned()),
+            (got, _) => Err(Error::invalid_input(
+                self.at(key),
+                format!(
+                    "expected one of {}, got {}",
+                    allowed.join(", "),
+                    got.map_or("nothing".into(), |s| format!("{s:?}"))
+                ),
+            )),
+        }
+    }
+
+    fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => {
+                Err(Error::invalid_input(self.at(key), format!("expected a boolean, got {}", type_name(other))))
+            }
+        }
+    }
+
+    fn opt_number(&self, key: &str) -> Result<Option<Value>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(n @ Value::Number(_)) => Ok(Some(n.clone())),
+            Some(other) => {
+                Err(Error::invalid_input(self.at(key), format!("expected a number, got {}", type_name(other))))
+            }
+        }
+    }
+
+    fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
+        match self.get(key) {
+            None => Ok(&[]),
+            Some(Value::Array(items)) => Ok(items),
+            Some(other) => {
+                Err(Error::invalid_input(self.at(key), format!("expected an array, got {}", type_name(other))))
+            }
+        }
+    }
+
+    fn opt_object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Object(map)) => Ok(Some(map)),
+            Some(other) => {
+                Err(Error::invalid_input(self.at(key), format!("expected an object, got {}", type_name(other))))
+            }
+        }
+    }
+
+    fn strings(&self, key: &str) -> Result<Option<Vec<String>>> {
+        if self.get(key).is_none() {
+            return Ok(None);
+        }
+        let items = self.opt_array(key)?;
+        let path = self.at(key);
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(Error::invalid_input(
+                    format!("{path}[{i}]"),
+                    format!("expected a string, got {}", type_name(other)),
+                )),
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
+    }
+
+    /// A property list: an array, or Prompty's `{properties: [...]}` wrapper.
+    fn properties(&self, key: &str) -> Result<Vec<Property>> {
+        let path = self.at(key);
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Object(map)) if map.contains_key("properties") => {
+                Obj { map, path: &path }.properties("properties")
+            }
+            Some(value) => Property::list_from_json(value, &path),
+        }
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Every element of an array at `path`, read by `read(element, element_path)`.
+fn list<T>(value: &Value, path: &str, read: impl Fn(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
+    match value {
+        Value::Array(items) => items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect(),
+        other => Err(Error::invalid_input(path, format!("expected an array, got {}", type_name(other)))),
+    }
+}
+
+impl Agent {
+    /// Reads an agent (DESIGN.md §2); errors carry paths starting with `agent`.
+    pub fn from_json(value: &Value) -> Result<Agent> {
+        let agent = Obj::new(value, "agent")?;
+        let model = match agent.get("model") {
+            // Prompty's shorthand: `model: "gpt-4o"`.
+            Some(Value::String(id)) if !id.is_empty() => Model { id: id.clone(), ..Default::default() },
+            Some(model) => read_model(model, &agent.at("model"))?,
+            None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
+        };
+        let tools_path = agent.at("tools");
+        let tools = match agent.get("tools") {
+            None => Vec::new(),
+            Some(tools) => list(tools, &tools_path, read_tool)?,
+        };
+        Ok(Agent { model, tools, outputs: agent.properties("outputs")? })
+    }
+}
+
+fn read_model(value: &Value, path: &str) -> Result<Model> {
+    let model = Obj::new(value, path)?;
+    let options = match model.get("options") {
+        None => ModelOptions::default(),
+        Some(options) => read_options(options, &model.at("options"))?,
+    };
+    Ok(Model {
+        id: model.req_str("id")?,
+        provider: model.opt_str("provider")?.unwrap_or_default(),
+        api_type: model.one_of("apiType", API_TYPES, Some("chat"))?,
+        options,
+    })
+}
+
+fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
+    let options = Obj::new(value, path)?;
+    const KNOWN: &[&str] = &[
+        "temperature",
+        "maxOutputTokens",
+        "topP",
+        "topK",
+        "frequencyPenalty",
+        "presencePenalty",
+        "stopSequences",
+        "seed",
+        "allowMultipleToolCalls",
+        "additionalProperties",
+    ];
+    // A misspelt or provider-specific option would otherwise vanish without a trace.
+    if let Some(key) = options.map.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(Error::invalid_input(
+            options.at(key),
+            format!("unknown model option `{key}`; provider-specific options go in `additionalProperties`"),
+        ));
+    }
+    Ok(ModelOptions {
+        temperature: options.opt_number("temperature")?,
+        max_output_tokens: options.opt_number("maxOutputTokens")?,
+        top_p: options.opt_number("topP")?,
+        top_k: options.opt_number("topK")?,
+        frequency_penalty: options.opt_number("frequencyPenalty")?,
+        presence_penalty: options.opt_number("presencePenalty")?,
+        stop_sequences: options.strings("stopSequences")?,
+        seed: options.opt_number("seed")?,
+        allow_multiple_tool_calls: options.opt_bool("allowMultipleToolCalls")?,
+        additional_properties: options.opt_object("additionalProperties")?.cloned().unwrap_or_default(),
+    })
+}
+
+impl Property {
+    /// Reads a property list at `path` (for example `agent.outputs`).
+    pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
+        list(value, path, |v, p| read_property(v, p, true))
+    }
+}
+
+/// Reads one property; `named` is false for array `items`, whose name means nothing.
+fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
+    let prop = Obj::new(value, path)?;
+    let items = match prop.get("items") {
+        None => None,
+        Some(items) => Some(Box::new(read_property(items, &prop.at("items"), false)?)),
+    };
+    let enum_values = match prop.get("enumValues") {
+        None => None,
+        Some(Value::Array(values)) => Some(values.clone()),
+        Some(other) => {
+            return Err(Error::invalid_input(
+                prop.at("enumValues"),
+                format!("expected an array, got {}", type_name(other)),
+            ))
+        }
+    };
+    Ok(Property {
+        name: if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() },
+        kind: prop.one_of("kind", KINDS, None)?,
+        description: prop.opt_str("description")?.filter(|d| !d.is_empty()),
+        required: prop.opt_bool("required")?.unwrap_or(false),
+        enum_values,
+        properties: match prop.get("properties") {
+            None => None,
+            Some(_) => Some(prop.properties("properties")?),
+        },
+        items,
+    })
+}
+
+fn read_tool(value: &Value, path: &str) -> Result<Tool> {
+    let tool = Obj::new(value, path)?;
+    let kind_name = tool.req_str("kind")?;
+    let name = tool.req_str("name")?;
+    let kind = match kind_name.as_str() {
+        "function" => ToolKind::Function { parameters: tool.properties("parameters")? },
+        "prompty" => {
+            let child_path = tool.at("child");
+            let child = match tool.get("child") {
+                Some(child) => Obj::new(child, &child_path)?,
+                None => {
+                    return Err(Error::invalid_input(
+                        child_path,
+                        format!("prompty tool `{name}` must carry its loaded child ({{description?, inputs}})"),
+                    ))
+                }
+            };
+            ToolKind::Prompty {
+                path: tool.opt_str("path")?.unwrap_or_default(),
+                child_description: child.opt_str("description")?,
+                child_inputs: child.properties("inputs")?,
+            }
+        }
+        "mcp" => ToolKind::Mcp {
+            server_name: tool.opt_str("serverName")?,
+            allowed_tools: tool.strings("allowedTools")?,
+            tools: read_mcp_tools(&tool, &name)?,
+        },
+        "openapi" => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
+        other => ToolKind::Custom {
+            kind: other.to_owned(),
+            parameters_schema: tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone())),
+        },
+    };
+    Ok(Tool {
+        description: tool.opt_str("description")?.filter(|d| !d.is_empty()),
+        strict: tool.opt_bool("strict")?.unwrap_or(false),
+        bindings: read_bindings(&tool)?,
+        name,
+        kind,
+    })
+}
+
+/// `tools`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
+fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
+    let path = tool.at("tools");
+    let tools = match tool.get("tools") {
+        Some(Value::Object(result)) => Obj { map: result, path: &path }.opt_array("tools")?,
+        Some(_) => tool.opt_array("tools")?,
+        None => {
+            return Err(Error::invalid_input(
+                path,
+                format!("mcp tool `{name}` must carry the server's tools/list result"),
+            ))
+        }
+    };
+    for (i, item) in tools.iter().enumerate() {
+        let item_path = format!("{path}[{i}]");
+        Obj::new(item, &item_path)?.req_str("name")?;
+    }
+    Ok(tools.to_vec())
+}
+
+/// `specification`: an OpenAPI document as an object, or as JSON text.
+fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
+    let path = tool.at("specification");
+    match tool.get("specification") {
+        Some(doc @ Value::Object(_)) => Ok(doc.clone()),
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+            Ok(doc @ Value::Object(_)) => Ok(doc),
+            _ => Err(Error::invalid_input(
+                path,
+                format!("openapi tool `{name}`: the specification is not a JSON object"),
+            )),
+        },
+        _ => Err(Error::invalid_input(path, format!("openapi tool `{name}` must carry its OpenAPI 3 document"))),
+    }
+}
+
+/// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
+fn read_bindings(tool: &Obj<'_>) -> Result<Map<String, Value>> {
+    match tool.get("bindings") {
+        None => Ok(Map::new()),
+        Some(Value::Object(map)) => Ok(map.clone()),
+        Some(Value::Array(items)) => {
+            let path = tool.at("bindings");
+            let mut map = Map::new();
+            for (i, item) in items.iter().enumerate() {
+                let item_path = format!("{path}[{i}]");
+                let binding = Obj::new(item, &item_path)?;
+                map.insert(binding.req_str("name")?, item.clone());
+            }
+            Ok(map)
+        }
+        Some(other) => {
+            Err(Error::invalid_input(tool.at("bindings"), format!("expected an object, got {}", type_name(other))))
+        }
+    }
+}
+
+impl Message {
+    /// Reads a message list; errors carry paths starting with `messages`.
+    pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
+        list(value, "messages", read_message)
+    }
+
+    /// Reads one message at `path`.
+    pub fn from_json(value: &Value, path: &str) -> Result<Message> {
+        read_message(value, path)
+    }
+}
+
+fn read_message(value: &Value, path: &str) -> Result<Message> {
+    let message = Obj::new(value, path)?;
+    let content = match message.get("content") {
+        None => MessageContent::Parts(Vec::new()),
+        Some(Value::String(text)) => MessageContent::Text(text.clone()),
+        Some(parts) => MessageContent::Parts(list(parts, &message.at("content"), read_part)?),
+    };
+    Ok(Message {
+        role: message.one_of("role", ROLES, None)?,
+        content,
+        metadata: message.opt_object("metadata")?.cloned().unwrap_or_default(),
+    })
+}
+
+fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
+    let part = Obj::new(value, path)?;
+    let kind = part.one_of("kind", PART_KINDS, None)?;
+    let value = match part.get("value") {
+        Some(Value::String(s)) => s.clone(),
+        None if kind == "text" => String::new(),
+        _ => return Err(Error::invalid_input(part.at("value"), format!("a {kind} part needs a string `value`"))),
+    };
+    Ok(ContentPart {
+        kind,
+        value,
+        media_type: part.opt_str("mediaType")?.filter(|m| !m.is_empty()),
+        // §7.1.2: an empty detail is never sent, so it is not kept either.
+        detail: part.opt_str("detail")?.filter(|d| !d.is_empty()),
+    })
+}

@@ -66,3 +66,32 @@ pub struct FinalMessage {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub choices: Option<Vec<FinalMessage>>,
 }
+
+impl FinalMessage {
+    /// The §8.6 view of the message: its tool calls when it has any (they win over text), else
+    /// its text, JSON-parsed when `has_outputs` (falling back to the raw string, §7.7).
+    /// A refusal fails with `model_refused`; any other stream error fails with its own code
+    /// (`provider_error` for a provider's), so a caller never mistakes partial text for an answer.
+    pub fn result(&self, has_outputs: bool) -> crate::Result<super::ProcessResult> {
+        use crate::error::{Error, ErrorCode};
+        if let Some(error) = &self.error {
+            let code = match error.code.as_deref() {
+                Some("model_refused") => ErrorCode::ModelRefused,
+                Some("limit_exceeded") => ErrorCode::LimitExceeded,
+                Some("transport_error") => ErrorCode::TransportError,
+                Some("invalid_json") => ErrorCode::InvalidJson,
+                _ => ErrorCode::ProviderError,
+            };
+            return Err(Error::new(code, error.message.clone()));
+        }
+        if !self.tool_calls.is_empty() {
+            return Ok(super::ProcessResult::ToolCalls(self.tool_calls.clone()));
+        }
+        if has_outputs && !self.text.is_empty() {
+            if let Ok(value) = serde_json::from_str(&self.text) {
+                return Ok(super::ProcessResult::Json(value));
+            }
+        }
+        Ok(super::ProcessResult::Text(self.text.clone()))
+    }
+}

@@ -18,3 +18,4 @@ pub use usage::{RawJson, Usage};
 pub(crate) fn is_zero(n: &u32) -> bool {
     *n == 0
 }
+pub mod continuity;

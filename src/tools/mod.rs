@@ -1,1 +1,150 @@
 //! Projection of every tool kind to function definitions (§7.1.3): function, prompty, mcp, openapi, custom.
+//!
+//! Every provider format starts from the same [`FunctionDef`] list and only changes the
+//! envelope (`{type, function: {...}}`, flat, or Anthropic's `input_schema`).
+
+mod openapi;
+mod registry;
+
+use serde_json::{json, Map, Value};
+
+pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
+
+use crate::error::{Error, Result};
+use crate::model::agent::{Tool, ToolKind};
+use crate::schema::{make_strict, to_schema, to_strict_schema};
+
+/// One function the model may call, whatever tool it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionDef {
+    pub name: String,
+    pub description: Option<String>,
+    /// A JSON Schema object, bound parameters already removed.
+    pub parameters: Value,
+    /// `strict: true` goes on the function definition, not inside the schema (§7.1.3).
+    pub strict: bool,
+}
+
+/// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
+/// stripped, strict schemas made strict. Errors name `agent.tools[i]...`.
+pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
+    let mut defs = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let path = format!("agent.tools[{i}]");
+        for mut def in project_tool(tool, &path)? {
+            strip_bindings(&mut def.parameters, &tool.bindings);
+            defs.push(def);
+        }
+    }
+    Ok(defs)
+}
+
+/// §7.1.3 `project_tool`: one tool → its function definitions, strict already applied.
+fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
+    let def = |description: Option<&String>, parameters: Value| FunctionDef {
+        name: tool.name.clone(),
+        description: description.cloned(),
+        parameters,
+        strict: tool.strict,
+    };
+    let schema = |properties| if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
+    let mut defs = match &tool.kind {
+        ToolKind::Function { parameters } => return Ok(vec![def(tool.description.as_ref(), schema(parameters))]),
+        ToolKind::Prompty { child_description, child_inputs, .. } => {
+            let description = tool.description.as_ref().or(child_description.as_ref());
+            return Ok(vec![def(description, schema(child_inputs))]);
+        }
+        ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
+        ToolKind::OpenApi { specification } => openapi::project(specification, &format!("{path}.specification"))?,
+        ToolKind::Custom { kind, parameters_schema } => {
+            vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
+        }
+    };
+    // Schemas that arrived as JSON Schema are made strict after the fact.
+    if tool.strict {
+        for def in &mut defs {
+            make_strict(&mut def.parameters);
+            def.strict = true;
+        }
+    }
+    Ok(defs)
+}
+
+/// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,
+/// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters.
+fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Result<Vec<FunctionDef>> {
+    let mut defs = Vec::new();
+    for (j, item) in tools.iter().enumerate() {
+        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
+            continue;
+        }
+        let parameters = match item.get("inputSchema") {
+            None | Some(Value::Null) => empty_schema(),
+            Some(schema @ Value::Object(_)) => schema.clone(),
+            Some(_) => {
+                return Err(Error::invalid_input(
+                    format!("{path}.tools[{j}].inputSchema"),
+                    format!("mcp tool `{name}`: inputSchema must be a JSON Schema object"),
+                ))
+            }
+        };
+        let description = item.get("description").and_then(Value::as_str).filter(|d| !d.is_empty());
+        defs.push(FunctionDef {
+            name: name.to_owned(),
+            description: description.map(str::to_owned),
+            parameters,
+            strict: false,
+        });
+    }
+    Ok(defs)
+}
+
+/// A custom kind: the inline `parametersSchema`, else the registry entry under the tool's name
+/// (as §7.1.3 `get_tool(tool.name)`), else under its kind.
+fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -> Result<FunctionDef> {
+    let registered = registered_tool(&tool.name).or_else(|| registered_tool(kind));
+    let (parameters, registered_description) = match (inline, registered) {
+        (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
+        (None, Some(registered)) => (registered.parameters, registered.description),
+        (None, None) => {
+            return Err(Error::invalid_input(
+                path,
+                format!(
+                    "tool `{}` has the custom kind `{kind}` but no `parametersSchema`, and nothing is registered \
+                     under `{}` or `{kind}` (see registerTool)",
+                    tool.name, tool.name
+                ),
+            ))
+        }
+    };
+    Ok(FunctionDef {
+        name: tool.name.clone(),
+        description: tool.description.clone().or(registered_description),
+        parameters,
+        strict: false,
+    })
+}
+
+/// A schema that takes no arguments.
+pub(crate) fn empty_schema() -> Value {
+    json!({"type": "object", "properties": {}})
+}
+
+/// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
+/// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
+fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
+    if bindings.is_empty() {
+        return;
+    }
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        props.retain(|name, _| !bindings.contains_key(name));
+    }
+    if let Some(Value::Array(required)) = map.get_mut("required") {
+        required.retain(|name| !matches!(name.as_str(), Some(n) if bindings.contains_key(n)));
+        if required.is_empty() {
+            map.remove("required");
+        }
+    }
+}

@@ -1,1 +1,239 @@
-//! The wasm Accumulator class.
+//! The wasm `Accumulator` class: one copy of the bytes into wasm memory and one `JSON.parse` of
+//! the events per `push`; the message itself stays in Rust until `finish()`.
+
+use js_sys::Uint8Array;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::convert::{js_error, to_js, to_json};
+use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
+use crate::error::Error;
+use crate::model::FinalMessage;
+use crate::Limits;
+
+#[wasm_bindgen(typescript_custom_section)]
+const STREAM_TYPES: &'static str = r#"
+/** The provider's wire format of a stream; `"auto"` detects it from the first event. */
+export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses";
+/** Options of `new Accumulator(...)`. Limits are in bytes (see the README for the defaults). */
+export interface AccumulatorOptions {
+  format?: StreamFormat;
+  /** Reported as `provider` when the stream does not name one. */
+  provider?: string;
+  /** The agent, for `result()`: its `outputs` make the text JSON-parsed. */
+  agent?: Agent;
+  maxEventBytes?: number;
+  maxBufferedBytes?: number;
+  maxToolArgumentBytes?: number;
+  maxMessageBytes?: number;
+}
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "refusal" | "error" | "other";
+export type Outcome = "determinate" | "indeterminate";
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export interface Usage {
+  inputTokens: number; outputTokens: number; totalTokens: number;
+  reasoningTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number;
+  /** The provider's own usage object, untouched. */
+  raw: JsonValue;
+}
+export interface StreamError { message: string; code?: string; outcome: Outcome; retryable?: boolean }
+export type StreamEvent =
+  | { type: "start"; id?: string; model?: string; provider?: string }
+  | { type: "text"; text: string; choice?: number }
+  | { type: "reasoning"; text: string; choice?: number }
+  | { type: "reasoning_signature"; signature: string; choice?: number }
+  | { type: "tool_call_start"; index: number; id: string; name: string; choice?: number }
+  | { type: "tool_call_delta"; index: number; argumentsDelta: string; choice?: number }
+  | { type: "tool_call_end"; index: number; id: string; name: string; arguments: string; choice?: number }
+  | { type: "usage"; usage: Usage }
+  | { type: "finish"; reason: FinishReason; rawReason: string | null; choice?: number }
+  | ({ type: "error" } & StreamError);
+export type Block =
+  | { type: "text"; text: string; citations?: JsonValue[] }
+  | { type: "tool_call"; id: string; name: string; arguments: string }
+  | { type: "reasoning"; text: string; signature?: string; redacted?: string }
+  | { type: "other"; providerType: string; data: JsonValue };
+/** A tool call (§8.7): `arguments` is always a JSON string. */
+export interface ToolCall { id: string; name: string; arguments: string }
+export interface FinalMessage {
+  role: "assistant";
+  content: Block[];
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  usage: Usage | null;
+  finishReason: FinishReason;
+  rawFinishReason: string | null;
+  id?: string; model?: string; provider?: string;
+  error?: StreamError;
+  /** True when the stream reached its format's own end with no error. */
+  complete: boolean;
+  /** With `n > 1`: one message per choice, in index order. */
+  choices?: FinalMessage[];
+}
+/** What `process` and `Accumulator.result()` return (§8). */
+export type Result = string | JsonValue | ToolCall[] | number[] | number[][] | string[];
+"#;
+
+/// Raw SSE bytes in, normalised events and one final message out.
+#[wasm_bindgen(js_name = Accumulator)]
+pub struct JsAccumulator {
+    inner: Option<Accumulator>,
+    finished: Option<FinalMessage>,
+    has_outputs: bool,
+    scratch: Vec<u8>,
+}
+
+#[wasm_bindgen(js_class = Accumulator)]
+impl JsAccumulator {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AccumulatorOptions | undefined")] options: JsValue,
+    ) -> Result<JsAccumulator, JsValue> {
+        let options = to_json(options, "options")?;
+        let (options, has_outputs) = read_options(&options).map_err(|e| js_error(&e))?;
+        Ok(JsAccumulator { inner: Some(Accumulator::new(options)), finished: None, has_outputs, scratch: Vec::new() })
+    }
+
+    /// Feeds the next bytes (split anywhere) and returns the events they complete.
+    #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(js_error(&finished_error()));
+        };
+        let events = if let Some(text) = chunk.as_string() {
+            inner.push(text.as_bytes())
+        } else {
+            let bytes = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
+                array.clone()
+            } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
+                Uint8Array::new(buffer)
+            } else {
+                return Err(js_error(&Error::invalid_input(
+                    "chunk",
+                    "push takes a Uint8Array, an ArrayBuffer or a string",
+                )));
+            };
+            self.scratch.resize(bytes.length() as usize, 0);
+            bytes.copy_to(&mut self.scratch);
+            inner.push(&self.scratch)
+        }
+        .map_err(|e| js_error(&e))?;
+        if events.is_empty() {
+            return Ok(js_sys::Array::new().into());
+        }
+        to_js(events)
+    }
+
+    /// Ends the input and returns the last events (an unterminated event, held-back text,
+    /// tool-call ends). `push` is refused afterwards.
+    #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    pub fn flush(&mut self) -> Result<JsValue, JsValue> {
+        match self.inner.as_mut() {
+            Some(inner) => to_js(inner.flush()),
+            None => Ok(js_sys::Array::new().into()),
+        }
+    }
+
+    /// Reports a transport failure (a reader error): the message keeps its text and ends
+    /// incomplete with an `indeterminate` error. Returns the last events.
+    #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    pub fn abort(&mut self, message: &str) -> Result<JsValue, JsValue> {
+        match self.inner.as_mut() {
+            Some(inner) => to_js(inner.abort(message)),
+            None => Ok(js_sys::Array::new().into()),
+        }
+    }
+
+    /// The consolidated message (flushing first when needed). May be called again.
+    #[wasm_bindgen(unchecked_return_type = "FinalMessage")]
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        to_js(self.final_message())
+    }
+
+    /// The §8.6 view: tool calls, or the text (JSON-parsed when the agent has outputs).
+    /// Throws `model_refused` on a refusal and the stream's error on a failed stream.
+    #[wasm_bindgen(unchecked_return_type = "Result")]
+    pub fn result(&mut self) -> Result<JsValue, JsValue> {
+        let has_outputs = self.has_outputs;
+        let result = self.final_message().result(has_outputs).map_err(|e| js_error(&e))?;
+        to_js(&result)
+    }
+
+    /// The format in use: the configured one, or the detected one once known (`"auto"` before).
+    #[wasm_bindgen(getter, unchecked_return_type = "StreamFormat")]
+    pub fn format(&self) -> String {
+        self.inner.as_ref().map_or("auto", |a| a.format().name()).to_owned()
+    }
+}
+
+impl JsAccumulator {
+    fn final_message(&mut self) -> &FinalMessage {
+        if let Some(inner) = self.inner.take() {
+            self.finished = Some(inner.finish());
+        }
+        self.finished.get_or_insert_with(|| Accumulator::new(AccumulatorOptions::default()).finish())
+    }
+}
+
+fn finished_error() -> Error {
+    Error::new(crate::ErrorCode::Finished, "the accumulator has ended: push after finish")
+}
+
+/// Reads `AccumulatorOptions`; every bad value is an `invalid_input` at its path.
+fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, bool)> {
+    let mut out = AccumulatorOptions::default();
+    let mut has_outputs = false;
+    let Some(map) = options.as_object() else {
+        return match options {
+            Value::Null => Ok((out, false)),
+            _ => Err(Error::invalid_input("options", "options must be an object")),
+        };
+    };
+    let limit =
+        |name: &str, default: usize| -> crate::Result<usize> {
+            match map.get(name) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+                    Error::invalid_input(format!("options.{name}"), "a limit must be a positive integer")
+                }),
+            }
+        };
+    let defaults = Limits::default();
+    out.limits = Limits {
+        max_event_bytes: limit("maxEventBytes", defaults.max_event_bytes)?,
+        max_buffered_bytes: limit("maxBufferedBytes", defaults.max_buffered_bytes)?,
+        max_tool_argument_bytes: limit("maxToolArgumentBytes", defaults.max_tool_argument_bytes)?,
+        max_message_bytes: limit("maxMessageBytes", defaults.max_message_bytes)?,
+        max_json_depth: defaults.max_json_depth,
+    };
+    match map.get("format") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(name)) => {
+            out.format = Format::from_name(name).ok_or_else(|| {
+                Error::invalid_input(
+                    "options.format",
+                    format!("unknown format {name:?}: use auto, openai-chat, anthropic or openai-responses"),
+                )
+            })?
+        }
+        Some(_) => return Err(Error::invalid_input("options.format", "format must be a string")),
+    }
+    match map.get("provider") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(p)) => out.provider = Some(p.clone()),
+        Some(_) => return Err(Error::invalid_input("options.provider", "provider must be a string")),
+    }
+    if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
+        let agent = crate::model::Agent::from_json(agent).map_err(|e| match e.path {
+            Some(path) => Error { path: Some(format!("options.{path}")), ..e },
+            None => e,
+        })?;
+        has_outputs = agent.has_outputs();
+    }
+    Ok((out, has_outputs))
+}

@@ -1,1 +1,42 @@
-//! Errors and values across the JS boundary.
+//! Errors and values across the JS boundary: JS data in as `serde_json::Value`, plain JSON data
+//! out through one `JSON.parse`, and crate errors as JS `Error`s carrying `code` and `path`.
+
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::error::Error;
+
+/// A JS value as JSON; `undefined` and `null` are `null`.
+pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value::<Value>(value)
+        .map_err(|e| js_error(&Error::invalid_input(path, format!("not JSON data: {e}"))))
+}
+
+/// Any serialisable value as plain JS data: serialised to JSON text in Rust, parsed once by the
+/// engine's `JSON.parse` (one crossing, no per-property calls).
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| js_error(&Error::new(crate::ErrorCode::InvalidJson, e.to_string())))?;
+    js_sys::JSON::parse(&text)
+}
+
+/// The crate error as a JS `Error` with `code` (and `path` for input errors).
+pub(crate) fn js_error(error: &Error) -> JsValue {
+    let js = js_sys::Error::new(&error.message);
+    let object: &JsValue = js.as_ref();
+    let _ = js_sys::Reflect::set(object, &"code".into(), &error.code.as_str().into());
+    if let Some(path) = &error.path {
+        let _ = js_sys::Reflect::set(object, &"path".into(), &path.as_str().into());
+    }
+    js.into()
+}
+
+/// Installs the panic hook once per instance, so a bug shows its message in the console.
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}

@@ -1,6 +1,52 @@
 //! The `#[wasm_bindgen]` surface: conversions only, every rule lives in the core.
 
-mod accumulator;
-mod convert;
+pub mod accumulator;
+pub mod convert;
 mod process;
 mod request;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const INPUT_TYPES: &'static str = r#"
+/** A typed property: tool parameters, prompty inputs, structured outputs. */
+export interface Property {
+  name: string;
+  kind: "string" | "integer" | "float" | "boolean" | "array" | "object";
+  description?: string;
+  required?: boolean;
+  enumValues?: unknown[];
+  properties?: Property[];
+  items?: Omit<Property, "name"> & { name?: string };
+}
+export interface ModelOptions {
+  temperature?: number; maxOutputTokens?: number; topP?: number; topK?: number;
+  frequencyPenalty?: number; presencePenalty?: number; stopSequences?: string[]; seed?: number;
+  allowMultipleToolCalls?: boolean;
+  /** Passed through as top-level request keys (never overriding a mapped one). */
+  additionalProperties?: Record<string, unknown>;
+}
+export interface Model {
+  id: string;
+  /** `"openai"` by default; `"anthropic"` selects the Messages API; any other is OpenAI-compatible. */
+  provider?: string;
+  apiType?: "chat" | "responses" | "embedding" | "image";
+  options?: ModelOptions;
+}
+interface ToolBase { name: string; description?: string; strict?: boolean; bindings?: Record<string, { input: string }> }
+export type Tool =
+  | (ToolBase & { kind: "function"; parameters?: Property[] })
+  | (ToolBase & { kind: "prompty"; path: string; child: { description?: string; inputs: Property[] } })
+  | (ToolBase & { kind: "mcp"; serverName?: string; allowedTools?: string[];
+                  tools: { name: string; description?: string; inputSchema?: Record<string, unknown> }[] })
+  | (ToolBase & { kind: "openapi"; specification: Record<string, unknown> | string })
+  | (ToolBase & { kind: string; parametersSchema?: Record<string, unknown> });
+export interface Agent { model: Model; tools?: Tool[]; outputs?: Property[] }
+export interface ContentPart { kind: "text" | "image" | "audio" | "file"; value: string; mediaType?: string; detail?: string }
+export interface Message {
+  role: "system" | "developer" | "user" | "assistant" | "tool";
+  content: ContentPart[] | string;
+  /** tool_call_id, name, tool_calls, ... passed through to the wire. */
+  metadata?: Record<string, unknown>;
+}
+"#;

@@ -1,0 +1,66 @@
+# llm-wire: `make demo` and `make test` are the only commands a newcomer needs. Both install
+# whatever is missing (the wasm target, wasm-pack, the matching wasm-bindgen CLI, wasm-opt from
+# the npm package `binaryen`, Chromium and its driver, npm packages) and are quick when all is there.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+JS_TOOLS := tests/js/node_modules
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
+
+PKG := pkg
+WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
+PKG_STAMP := $(PKG)/.built
+
+.PHONY: test demo bench tools pkg size clean
+
+## ---- set-up: each step only when missing ---------------------------------------------------
+tools: .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
+
+.tools-rust:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+.tools-wasm-pack:
+	@command -v wasm-pack >/dev/null || cargo install wasm-pack
+
+.tools-bindgen:
+	@wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)" \
+		|| cargo install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)"
+
+$(JS_TOOLS)/.installed: tests/js/package.json
+	@cd tests/js && npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+.tools-chromium:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; fi
+
+## ---- the npm package ------------------------------------------------------------------------
+pkg: $(PKG_STAMP)
+
+$(PKG_STAMP): $(WASM_SRC) $(wildcard pkg-template/*) | .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+	rm -rf $(PKG)
+	wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack
+	cp pkg-template/* $(PKG)/
+	cp README.md $(PKG)/
+	rm -f $(PKG)/.gitignore
+	touch $@
+
+## ---- tests ----------------------------------------------------------------------------------
+test: tools
+	@bash tests/run-all.sh
+
+demo: tools pkg
+	node web-demo/replay.mjs $(DEMO_ARGS)
+
+bench: tools pkg
+	@cd bench && npm install --no-audit --no-fund --loglevel=error
+	node bench/run.mjs $(BENCH_ARGS)
+
+size: pkg
+	@node tests/js/size.mjs
+
+clean:
+	rm -rf $(PKG) target

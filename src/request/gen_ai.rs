@@ -1,0 +1,133 @@
+//! The §7.1.8 tracing attributes: OpenTelemetry `gen_ai.*` names for a request and its response,
+//! returned as a map so callers attach them to their own span.
+
+use serde_json::{Map, Value};
+
+use crate::model::Agent;
+
+/// Request keys that are the conversation or its machinery, not options.
+const NOT_OPTIONS: &[&str] = &[
+    "model",
+    "messages",
+    "input",
+    "instructions",
+    "system",
+    "prompt",
+    "tools",
+    "tool_choice",
+    "response_format",
+    "text",
+    "stream",
+    "stream_options",
+];
+
+/// The semantic-convention name of a request option, where one exists.
+fn option_attribute(key: &str) -> String {
+    let name = match key {
+        "max_completion_tokens" | "max_tokens" | "max_output_tokens" => "max_tokens",
+        "stop" | "stop_sequences" => "stop_sequences",
+        "n" => "choice.count",
+        "encoding_format" => "encoding_formats",
+        other => other,
+    };
+    format!("gen_ai.request.{name}")
+}
+
+/// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
+/// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from the response (a provider body or a `FinalMessage`) the usage,
+/// finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
+pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
+    let mut attributes = Map::new();
+    let operation = match agent.model.api_type() {
+        _ if agent.model.provider() == "anthropic" => "chat",
+        "embedding" => "embeddings",
+        "image" => "generate_content",
+        _ => "chat",
+    };
+    attributes.insert("gen_ai.operation.name".into(), operation.into());
+    attributes.insert("gen_ai.provider.name".into(), agent.model.provider().into());
+    attributes.insert("gen_ai.request.model".into(), agent.model.id.clone().into());
+    if agent.has_outputs() {
+        attributes.insert("gen_ai.output.type".into(), "json".into());
+    }
+    // A `buildRequest` result carries the body as JSON text.
+    let parsed;
+    let request = match request.get("body").and_then(Value::as_str) {
+        Some(text) if request.get("url").is_some() => {
+            parsed = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+            &parsed
+        }
+        _ => request,
+    };
+    if let Value::Object(body) = request {
+        for (key, value) in body.iter().filter(|(k, _)| !NOT_OPTIONS.contains(&k.as_str())) {
+            let value = match (key.as_str(), value) {
+                // The conventions define these as arrays.
+                ("stop" | "encoding_format", Value::String(s)) => Value::Array(vec![Value::String(s.clone())]),
+                (_, value) => value.clone(),
+            };
+            if is_attribute_value(&value) {
+                attributes.insert(option_attribute(key), value);
+            }
+        }
+    }
+    if let Some(response) = response {
+        add_response(&mut attributes, response);
+    }
+    Value::Object(attributes)
+}
+
+/// OpenTelemetry attribute values: scalars, or arrays of scalars.
+fn is_attribute_value(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Object(_) => false,
+        Value::Array(items) => items.iter().all(|v| matches!(v, Value::String(_) | Value::Number(_) | Value::Bool(_))),
+        _ => true,
+    }
+}
+
+fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(|s| Value::String(s.into()));
+    if let Some(id) = text(response.get("id")) {
+        attributes.insert("gen_ai.response.id".into(), id);
+    }
+    if let Some(model) = text(response.get("model")) {
+        attributes.insert("gen_ai.response.model".into(), model);
+    }
+    if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
+        let count = |keys: &[&str]| keys.iter().find_map(|k| usage.get(*k).filter(|v| v.is_number()).cloned());
+        if let Some(n) = count(&["prompt_tokens", "input_tokens", "inputTokens"]) {
+            attributes.insert("gen_ai.usage.input_tokens".into(), n);
+        }
+        if let Some(n) = count(&["completion_tokens", "output_tokens", "outputTokens"]) {
+            attributes.insert("gen_ai.usage.output_tokens".into(), n);
+        }
+    }
+    let reasons = finish_reasons(response);
+    if !reasons.is_empty() {
+        attributes.insert("gen_ai.response.finish_reasons".into(), Value::Array(reasons));
+    }
+}
+
+/// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
+/// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason.
+fn finish_reasons(response: &Value) -> Vec<Value> {
+    let reason_of = |v: &Value| {
+        ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
+            .iter()
+            .find_map(|k| v.get(*k).and_then(Value::as_str).map(|s| Value::String(s.into())))
+    };
+    if let Some(Value::Array(choices)) = response.get("choices") {
+        return choices.iter().filter_map(reason_of).collect();
+    }
+    if let Some(reason) = reason_of(response) {
+        return vec![reason];
+    }
+    if response.get("object").and_then(Value::as_str) == Some("response") {
+        let incomplete = response.pointer("/incomplete_details/reason").and_then(Value::as_str);
+        if let Some(status) = incomplete.or_else(|| response.get("status").and_then(Value::as_str)) {
+            return vec![Value::String(status.into())];
+        }
+    }
+    Vec::new()
+}

@@ -1,0 +1,160 @@
+//! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
+
+use serde_json::{json, Map, Value};
+
+use super::{build_chat_args, Api};
+use crate::error::{Error, Result};
+use crate::model::{Agent, Message};
+
+/// The `anthropic-version` header every Anthropic request carries.
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// `User-Agent: llm-wire/<version>` (§7.8 asks implementations to name themselves).
+pub const USER_AGENT: &str = concat!("llm-wire/", env!("CARGO_PKG_VERSION"));
+
+/// How to send a request: where, with which key, streamed or not.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RequestOptions {
+    /// The API root, e.g. `https://api.openai.com/v1`; known providers have a default.
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub stream: bool,
+    /// Extra headers, sent last; one with the name of a built header (any case) replaces it.
+    /// In a browser calling Anthropic directly, `anthropic-dangerous-direct-browser-access`.
+    pub headers: Vec<(String, String)>,
+}
+
+impl RequestOptions {
+    /// Reads `{baseUrl?, apiKey?, stream?, headers?}`; `null` or absent is all defaults. Errors name `options.…`.
+    pub fn from_json(value: &Value) -> Result<RequestOptions> {
+        let map = match value {
+            Value::Null => return Ok(RequestOptions::default()),
+            Value::Object(map) => map,
+            _ => {
+                return Err(Error::invalid_input(
+                    "options",
+                    "expected an object {baseUrl?, apiKey?, stream?, headers?}",
+                ))
+            }
+        };
+        let text = |key: &str| match map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
+            Some(_) => Err(Error::invalid_input(format!("options.{key}"), "expected a string")),
+        };
+        let stream = match map.get("stream") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(Error::invalid_input("options.stream", "expected a boolean")),
+        };
+        let headers = match map.get("headers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(headers)) => headers
+                .iter()
+                .map(|(name, value)| match value {
+                    Value::String(value) => Ok((name.clone(), value.clone())),
+                    _ => Err(Error::invalid_input(format!("options.headers.{name}"), "expected a string")),
+                })
+                .collect::<Result<_>>()?,
+            Some(_) => return Err(Error::invalid_input("options.headers", "expected an object of strings")),
+        };
+        Ok(RequestOptions { base_url: text("baseUrl")?, api_key: text("apiKey")?, stream, headers })
+    }
+}
+
+/// A ready-to-send HTTP request. `body` is the JSON text, so in JS `fetch(r.url, r)` sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub method: &'static str,
+    /// Header names and values, in a stable order.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpRequest {
+    /// `{url, method, headers: {name: value}, body}` as plain JSON.
+    pub fn to_json(&self) -> Value {
+        let headers: Map<String, Value> =
+            self.headers.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect();
+        json!({"url": self.url, "method": self.method, "headers": headers, "body": self.body})
+    }
+}
+
+/// The API root of providers whose address is public and fixed.
+fn default_base_url(provider: &str) -> Option<&'static str> {
+    Some(match provider {
+        "openai" => "https://api.openai.com/v1",
+        "anthropic" => "https://api.anthropic.com/v1",
+        "groq" => "https://api.groq.com/openai/v1",
+        "deepseek" => "https://api.deepseek.com/v1",
+        "mistral" => "https://api.mistral.ai/v1",
+        "openrouter" => "https://openrouter.ai/api/v1",
+        "ollama" => "http://localhost:11434/v1",
+        _ => return None,
+    })
+}
+
+fn endpoint(api: Api) -> &'static str {
+    match api {
+        Api::OpenAiChat => "/chat/completions",
+        Api::OpenAiResponses => "/responses",
+        Api::OpenAiEmbeddings => "/embeddings",
+        Api::OpenAiImages => "/images/generations",
+        Api::Anthropic => "/messages",
+    }
+}
+
+/// The body of [`build_chat_args`] with the URL, `POST` and headers: Bearer auth (Azure's
+/// `api-key`; Anthropic's `x-api-key` and `anthropic-version`), `User-Agent`, and for streaming
+/// `stream: true` (OpenAI Chat also asks for usage in the last chunk).
+pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
+    let mut body = build_chat_args(agent, messages)?;
+    let api = Api::of(agent)?;
+    let provider = agent.model.provider();
+    let base = match options.base_url.as_deref() {
+        Some(base) => base,
+        None => default_base_url(provider).ok_or_else(|| {
+            Error::invalid_input(
+                "options.baseUrl",
+                format!("provider `{provider}` has no default address: give a baseUrl"),
+            )
+        })?,
+    };
+    let url = format!("{}{}", base.trim_end_matches('/'), endpoint(api));
+
+    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
+    if let Some(key) = &options.api_key {
+        match (api, provider) {
+            (Api::Anthropic, _) => headers.push(("x-api-key".into(), key.clone())),
+            (_, "azure") => headers.push(("api-key".into(), key.clone())),
+            _ => headers.push(("Authorization".into(), format!("Bearer {key}"))),
+        }
+    }
+    if api == Api::Anthropic {
+        headers.push(("anthropic-version".into(), ANTHROPIC_VERSION.into()));
+    }
+    headers.push(("User-Agent".into(), USER_AGENT.into()));
+
+    if options.stream {
+        if api == Api::OpenAiEmbeddings {
+            return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
+        }
+        headers.push(("Accept".into(), "text/event-stream".into()));
+        if let Value::Object(map) = &mut body {
+            map.insert("stream".into(), Value::Bool(true));
+            if api == Api::OpenAiChat {
+                // Without it OpenAI Chat streams carry no usage at all.
+                let stream_options = map.entry("stream_options").or_insert_with(|| json!({}));
+                if let Value::Object(stream_options) = stream_options {
+                    stream_options.insert("include_usage".into(), Value::Bool(true));
+                }
+            }
+        }
+    }
+    for (name, value) in &options.headers {
+        headers.retain(|(built, _)| !built.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
+    }
+    Ok(HttpRequest { url, method: "POST", headers, body: body.to_string() })
+}

@@ -1,0 +1,206 @@
+//! OpenAPI 3 → function definitions: one per operation (§7.1.3 `openapi`).
+//!
+//! Parameters are the operation's path, query and header parameters (cookies are the
+//! transport's business) plus the properties of its JSON request body. Local `$ref`s are
+//! inlined; a ref that reaches itself again stops as a plain object, and a total node budget
+//! stops documents whose refs fan out exponentially.
+
+use serde_json::{json, Map, Value};
+
+use super::FunctionDef;
+use crate::error::{Error, Result};
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
+/// How many schema nodes ref expansion may produce for one document.
+const NODE_BUDGET: usize = 100_000;
+/// How many refs may be followed inside one another: a long chain of distinct refs would
+/// otherwise recurse deep enough to exhaust a wasm stack.
+const MAX_REF_DEPTH: usize = 64;
+/// OpenAI's limit on function names.
+const MAX_NAME_LEN: usize = 64;
+
+/// The document being projected, with the state of ref expansion.
+struct Resolver<'a> {
+    doc: &'a Value,
+    path: &'a str,
+    stack: Vec<String>,
+    budget: usize,
+}
+
+/// Every operation of `doc` as a function definition; errors are at `path`.
+pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
+    let Some(Value::Object(paths)) = doc.get("paths") else {
+        return Err(Error::invalid_input(format!("{path}.paths"), "the OpenAPI document has no `paths` object"));
+    };
+    let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
+    let mut defs = Vec::new();
+    for (route, item) in paths {
+        let item = resolver.resolve(item)?;
+        let shared = item.get("parameters").cloned().unwrap_or(Value::Null);
+        for method in METHODS {
+            if let Some(operation) = item.get(*method).filter(|o| o.is_object()) {
+                defs.push(operation_def(method, route, operation, &shared));
+            }
+        }
+    }
+    Ok(defs)
+}
+
+/// One operation of a path item whose refs are already inlined.
+fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
+    let name = match operation.get("operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
+        Some(id) => id.to_owned(),
+        None => sanitise_name(&format!("{method}_{route}")),
+    };
+    let text = |key| operation.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
+    let description = text("summary").or_else(|| text("description"));
+
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    // Operation-level parameters override path-level ones with the same name and place.
+    let mut parameters: Vec<&Value> = Vec::new();
+    for list in [operation.get("parameters").unwrap_or(&Value::Null), shared] {
+        for parameter in list.as_array().map(Vec::as_slice).unwrap_or_default() {
+            let key = |p: &Value| (p.get("name").cloned(), p.get("in").cloned());
+            if !parameters.iter().any(|p| key(p) == key(parameter)) {
+                parameters.push(parameter);
+            }
+        }
+    }
+    for parameter in &parameters {
+        let (Some(name), Some(place)) =
+            (parameter.get("name").and_then(Value::as_str), parameter.get("in").and_then(Value::as_str))
+        else {
+            continue;
+        };
+        if !PARAMETER_PLACES.contains(&place) || properties.contains_key(name) {
+            continue;
+        }
+        let mut schema = parameter.get("schema").cloned().unwrap_or_else(|| json!({"type": "string"}));
+        if let (Value::Object(map), Some(text)) = (&mut schema, parameter.get("description")) {
+            map.entry("description").or_insert_with(|| text.clone());
+        }
+        properties.insert(name.to_owned(), schema);
+        if place == "path" || parameter.get("required") == Some(&Value::Bool(true)) {
+            required.push(Value::String(name.to_owned()));
+        }
+    }
+    if let Some(body) = operation.get("requestBody") {
+        add_body(body, &mut properties, &mut required);
+    }
+
+    let mut parameters = Map::new();
+    parameters.insert("type".into(), json!("object"));
+    parameters.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        parameters.insert("required".into(), Value::Array(required));
+    }
+    FunctionDef { name, description, parameters: Value::Object(parameters), strict: false }
+}
+
+/// Merges the JSON request body: an object's properties become parameters; any other body
+/// becomes one `body` parameter.
+fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Vec<Value>) {
+    let Some(Value::Object(content)) = body.get("content") else { return };
+    let json_media = content
+        .get("application/json")
+        .or_else(|| content.iter().find(|(media, _)| media.contains("json")).map(|(_, v)| v));
+    let Some(schema) = json_media.and_then(|m| m.get("schema")) else { return };
+    let body_required = body.get("required") == Some(&Value::Bool(true));
+    match schema.get("properties") {
+        Some(Value::Object(props)) => {
+            let inner_required: Vec<&str> = match schema.get("required") {
+                Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            for (name, prop) in props {
+                if properties.contains_key(name) {
+                    continue;
+                }
+                properties.insert(name.clone(), prop.clone());
+                if inner_required.contains(&name.as_str()) {
+                    required.push(Value::String(name.clone()));
+                }
+            }
+        }
+        _ => {
+            properties.insert("body".into(), schema.clone());
+            if body_required {
+                required.push(json!("body"));
+            }
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// `value` with every local `$ref` inside it inlined.
+    fn resolve(&mut self, value: &Value) -> Result<Value> {
+        self.budget = self.budget.checked_sub(1).ok_or_else(|| {
+            Error::invalid_input(self.path, "the OpenAPI document expands to too many schema nodes through its $refs")
+        })?;
+        match value {
+            Value::Object(map) => match map.get("$ref") {
+                Some(Value::String(reference)) => self.follow(reference, map),
+                _ => {
+                    let mut out = Map::new();
+                    for (key, item) in map {
+                        out.insert(key.clone(), self.resolve(item)?);
+                    }
+                    Ok(Value::Object(out))
+                }
+            },
+            Value::Array(items) => {
+                items.iter().map(|item| self.resolve(item)).collect::<Result<Vec<_>>>().map(Value::Array)
+            }
+            other => Ok(other.clone()),
+        }
+    }
+
+    /// The target of `reference`, resolved, with the ref object's sibling keys (OpenAPI 3.1
+    /// allows `description` beside `$ref`) laid over it.
+    fn follow(&mut self, reference: &str, ref_object: &Map<String, Value>) -> Result<Value> {
+        let Some(pointer) = reference.strip_prefix('#') else {
+            return Err(Error::invalid_input(
+                self.path,
+                format!("only local $refs can be resolved in a browser; `{reference}` points outside the document"),
+            ));
+        };
+        if self.stack.iter().any(|r| r == reference) {
+            // A recursive schema: stop at the second visit rather than expand forever.
+            return Ok(json!({"type": "object"}));
+        }
+        if self.stack.len() >= MAX_REF_DEPTH {
+            return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
+        }
+        let Some(target) = self.doc.pointer(pointer) else {
+            return Err(Error::invalid_input(
+                self.path,
+                format!("$ref `{reference}` points at nothing in the document"),
+            ));
+        };
+        self.stack.push(reference.to_owned());
+        let resolved = self.resolve(target);
+        self.stack.pop();
+        let mut resolved = resolved?;
+        if let Value::Object(map) = &mut resolved {
+            for (key, value) in ref_object.iter().filter(|(k, _)| *k != "$ref") {
+                map.insert(key.clone(), self.resolve(value)?);
+            }
+        }
+        Ok(resolved)
+    }
+}
+
+/// `get_/users/{id}` → `get_users_id`: function names allow letters, digits, `_` and `-` only.
+fn sanitise_name(raw: &str) -> String {
+    let mut name = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' };
+        if !(c == '_' && (name.is_empty() || name.ends_with('_'))) {
+            name.push(c);
+        }
+    }
+    let trimmed = name.trim_end_matches('_');
+    trimmed.chars().take(MAX_NAME_LEN).collect()
+}

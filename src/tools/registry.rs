@@ -1,0 +1,65 @@
+//! The process-wide tool registry that custom tool kinds are looked up in (§7.1.3 `get_tool`).
+//!
+//! A `Mutex` rather than a thread-local: a Rust server registering tools at start-up expects
+//! every worker thread to see them; in wasm there is one thread and the lock is free.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+
+use serde_json::Value;
+
+use super::empty_schema;
+use crate::error::{Error, Result};
+use crate::model::Property;
+use crate::schema::to_schema;
+
+/// What a custom tool is projected with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegisteredTool {
+    pub description: Option<String>,
+    /// A JSON Schema object.
+    pub parameters: Value,
+}
+
+static REGISTRY: Mutex<BTreeMap<String, RegisteredTool>> = Mutex::new(BTreeMap::new());
+
+fn registry() -> MutexGuard<'static, BTreeMap<String, RegisteredTool>> {
+    // A panic elsewhere while holding the lock cannot leave a map half-written: use it anyway.
+    REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Registers (or replaces) `name` from `{description?, parameters?}`, where `parameters` is a
+/// JSON Schema object or a Property list. Errors name `def.…`.
+pub fn register_tool(name: &str, def: &Value) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::invalid_input("name", "a registered tool needs a name"));
+    }
+    let Value::Object(map) = def else {
+        return Err(Error::invalid_input("def", "expected an object {description?, parameters?}"));
+    };
+    let description = match map.get("description") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(d)) => Some(d.clone()).filter(|d| !d.is_empty()),
+        Some(_) => return Err(Error::invalid_input("def.description", "expected a string")),
+    };
+    let parameters = match map.get("parameters") {
+        None | Some(Value::Null) => empty_schema(),
+        Some(schema @ Value::Object(_)) => schema.clone(),
+        Some(list @ Value::Array(_)) => to_schema(&Property::list_from_json(list, "def.parameters")?),
+        Some(_) => {
+            return Err(Error::invalid_input("def.parameters", "expected a JSON Schema object or a Property list"))
+        }
+    };
+    registry().insert(name.to_owned(), RegisteredTool { description, parameters });
+    Ok(())
+}
+
+/// The registration under `name`, if any.
+pub fn registered_tool(name: &str) -> Option<RegisteredTool> {
+    registry().get(name).cloned()
+}
+
+/// Removes `name`; true when it was registered.
+pub fn unregister_tool(name: &str) -> bool {
+    registry().remove(name).is_some()
+}

@@ -1,0 +1,101 @@
+// The built npm package (pkg/) in Node: every recorded stream through `Accumulator`, the
+// errors JS sees, and the shape of what comes back.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Accumulator, buildChatArgs } from "../../pkg/node.mjs";
+import { checkExpect, randomPieces, streamFixtures } from "./expect.mjs";
+
+function run(pieces, format = "auto") {
+  const acc = new Accumulator({ format });
+  const events = [];
+  for (const piece of pieces) events.push(...acc.push(piece));
+  events.push(...acc.flush());
+  return { message: acc.finish(), events };
+}
+
+const concat = (events, type, field) => events.filter((e) => e.type === type && !e.choice).map((e) => e[field]).join("");
+
+for (const fixture of streamFixtures()) {
+  test(`${fixture.name} matches its expectations and is the same at every split`, () => {
+    const whole = run([fixture.body], fixture.format);
+    if (fixture.expect) checkExpect(whole.message, fixture.expect, fixture.name);
+    assert.deepEqual(run([fixture.body]).message, whole.message, "auto detection");
+    const bytewise = run(Array.from(fixture.body, (_, i) => fixture.body.subarray(i, i + 1)), fixture.format);
+    assert.deepEqual(bytewise.message, whole.message, "one byte at a time");
+    assert.equal(concat(bytewise.events, "text", "text"), whole.message.text, "text events add up to the text");
+    for (let seed = 0; seed < 100; seed++) {
+      assert.deepEqual(run(randomPieces(fixture.body, seed), fixture.format).message, whole.message, `random split seed ${seed}`);
+    }
+    assert.deepEqual(JSON.parse(JSON.stringify(whole.message)), whole.message, "plain JSON data");
+  });
+}
+
+test("a string chunk is taken as UTF-8 text", () => {
+  const acc = new Accumulator();
+  acc.push('data: {"choices":[{"index":0,"delta":{"content":"héllo 🎉"},"finish_reason":"stop"}]}\n\n');
+  assert.equal(acc.finish().text, "héllo 🎉");
+});
+
+test("an ArrayBuffer chunk is accepted", () => {
+  const acc = new Accumulator();
+  acc.push(new TextEncoder().encode('data: {"choices":[{"delta":{"content":"ab"}}]}\n\n').buffer);
+  assert.equal(acc.finish().text, "ab");
+});
+
+test("push after finish throws an Error with code finished", () => {
+  const acc = new Accumulator();
+  acc.finish();
+  assert.throws(() => acc.push("data: x\n\n"), (e) => e instanceof Error && e.code === "finished");
+});
+
+test("bad options throw invalid_input with the path", () => {
+  assert.throws(() => new Accumulator({ format: "xml" }), (e) => e.code === "invalid_input" && e.path === "options.format");
+  assert.throws(() => new Accumulator({ maxEventBytes: -1 }), (e) => e.path === "options.maxEventBytes");
+});
+
+test("an endless line gives limit_exceeded, then refuses input, and keeps the text", () => {
+  const acc = new Accumulator({ maxEventBytes: 1024 });
+  acc.push('data: {"choices":[{"delta":{"content":"kept"}}]}\n\n');
+  const events = acc.push("data: " + "x".repeat(4096));
+  assert.equal(events.at(-1).type, "error");
+  assert.equal(events.at(-1).code, "limit_exceeded");
+  assert.throws(() => acc.push("more"), (e) => e.code === "limit_exceeded");
+  const message = acc.finish();
+  assert.equal(message.text, "kept");
+  assert.equal(message.complete, false);
+});
+
+test("abort keeps the partial text and marks the outcome indeterminate", () => {
+  const acc = new Accumulator();
+  acc.push('data: {"choices":[{"delta":{"content":"partial"}}]}\n\n');
+  const events = acc.abort("connection reset");
+  assert.deepEqual(events.find((e) => e.type === "error"), { type: "error", message: "connection reset", code: "transport_error", outcome: "indeterminate", retryable: true });
+  const message = acc.finish();
+  assert.equal(message.text, "partial");
+  assert.equal(message.complete, false);
+  assert.throws(() => acc.result(), (e) => e.code === "transport_error");
+});
+
+test("result() parses structured output when the agent has outputs", () => {
+  const acc = new Accumulator({ agent: { model: { id: "m" }, outputs: [{ name: "city", kind: "string" }] } });
+  acc.push('data: {"choices":[{"delta":{"content":"{\\"city\\":\\"Paris\\"}"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+  assert.deepEqual(acc.result(), { city: "Paris" });
+});
+
+test("result() returns tool calls when there are any", () => {
+  const acc = new Accumulator();
+  acc.push('data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}\n\n');
+  assert.deepEqual(acc.result(), [{ id: "c", name: "f", arguments: "{}" }]);
+});
+
+test("the format getter reports the detected format", () => {
+  const acc = new Accumulator();
+  assert.equal(acc.format, "auto");
+  acc.push('data: {"choices":[]}\n\n');
+  assert.equal(acc.format, "openai-chat");
+});
+
+test("buildChatArgs is exported and returns plain data", () => {
+  const body = buildChatArgs({ model: { id: "gpt-4o" } }, [{ role: "user", content: "Hi" }]);
+  assert.deepEqual(body, { model: "gpt-4o", messages: [{ role: "user", content: "Hi" }] });
+});

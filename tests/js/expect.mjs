@@ -1,0 +1,91 @@
+// The `.expect.json` rules of tests/fixtures/README.md, on a final message as JS sees it, and
+// the fixture list shared by the Node suites.
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import assert from "node:assert/strict";
+
+export const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+/** Directory → stream format, for every directory of streamed fixtures. */
+export const STREAM_DIRS = {
+  "openai-chat": "openai-chat", "azure-openai": "openai-chat", deepseek: "openai-chat", groq: "openai-chat",
+  mistral: "openai-chat", minimax: "openai-chat", ollama: "openai-chat", openrouter: "openai-chat",
+};
+
+/** Every `.sse` fixture: {name, format, body, expect?}. */
+export function streamFixtures() {
+  const out = [];
+  for (const [dir, format] of Object.entries(STREAM_DIRS)) {
+    for (const file of readdirSync(new URL(`${dir}/`, FIXTURES)).filter((f) => f.endsWith(".sse")).sort()) {
+      const stem = new URL(`${dir}/${file.slice(0, -4)}`, FIXTURES);
+      const expectPath = new URL(`${stem}.expect.json`);
+      out.push({
+        name: `${dir}/${file}`,
+        format,
+        body: new Uint8Array(readFileSync(new URL(`${stem}.sse`))),
+        expect: existsSync(expectPath) ? JSON.parse(readFileSync(expectPath, "utf8")) : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+const parse = (s) => { try { return JSON.parse(s); } catch { return Symbol("invalid"); } };
+
+export function checkExpect(message, expect, name) {
+  for (const [key, want] of Object.entries(expect)) {
+    const at = `${name}: ${key}`;
+    switch (key) {
+      case "_source": break;
+      case "text": case "reasoning": case "rawFinishReason":
+        assert.equal(message[key], want, at); break;
+      case "toolCalls":
+        assert.equal(message.toolCalls.length, want.length, at);
+        want.forEach((w, i) => {
+          assert.equal(message.toolCalls[i].id, w.id, at);
+          assert.equal(message.toolCalls[i].name, w.name, at);
+          assert.deepEqual(parse(message.toolCalls[i].arguments), parse(w.arguments), at);
+        });
+        break;
+      case "usage":
+        for (const [field, value] of Object.entries(want)) assert.equal(message.usage[field], value, `${at}.${field}`);
+        break;
+      case "error":
+        assert.equal(message.error.message, want.message, at);
+        if ("code" in want) assert.equal(String(message.error.code), String(want.code), at);
+        break;
+      case "reasoningSignatures": case "redactedReasoning": {
+        const field = key === "reasoningSignatures" ? "signature" : "redacted";
+        const got = message.content.filter((b) => b.type === "reasoning" && b[field] != null).map((b) => b[field]);
+        assert.deepEqual(got, want, at); break;
+      }
+      case "textContains": for (const s of want) assert.ok(message.text.includes(s), `${at} ${s}`); break;
+      case "textNotContains": for (const s of want) assert.ok(!message.text.includes(s), `${at} ${s}`); break;
+      case "reasoningContains": for (const s of want) assert.ok(message.reasoning.includes(s), `${at} ${s}`); break;
+      case "reasoningNonEmpty": assert.equal(message.reasoning.length > 0, want, at); break;
+      default: assert.fail(`${name}: the checker does not know the expect key ${key}`);
+    }
+  }
+}
+
+/** A seeded generator (mulberry32), so a failing split can be replayed. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `body` cut into 1 to 64 random pieces by split number `seed`. */
+export function randomPieces(body, seed) {
+  const next = rng(seed);
+  const cuts = Array.from({ length: Math.floor(next() * 64) }, () => Math.floor(next() * (body.length + 1))).sort((a, b) => a - b);
+  const pieces = [];
+  let start = 0;
+  for (const cut of cuts) { pieces.push(body.subarray(start, cut)); start = cut; }
+  pieces.push(body.subarray(start));
+  return pieces;
+}

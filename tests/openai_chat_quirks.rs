@@ -1,0 +1,319 @@
+//! The OpenAI Chat quirks of real servers, one named test each, on generated streams; each
+//! stream is also checked at every split point and one byte at a time.
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_wire::{Accumulator, AccumulatorOptions, FinalMessage, FinishReason, Format, Outcome, StreamEvent};
+use serde_json::{json, Value};
+
+/// An SSE body of `data:` events; strings are sent as-is, values as JSON.
+fn sse(events: &[Value]) -> Vec<u8> {
+    let mut body = String::new();
+    for e in events {
+        match e {
+            Value::String(s) => body.push_str(&format!("data: {s}\n\n")),
+            v => body.push_str(&format!("data: {v}\n\n")),
+        }
+    }
+    body.into_bytes()
+}
+
+fn chunk(delta: Value) -> Value {
+    json!({"id": "c1", "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": null}]})
+}
+
+fn finish(reason: &str) -> Value {
+    json!({"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+}
+
+fn run_with(pieces: &[&[u8]]) -> (FinalMessage, Vec<StreamEvent>) {
+    let mut acc = Accumulator::new(AccumulatorOptions { format: Format::OpenAiChat, ..Default::default() });
+    let mut events = Vec::new();
+    for p in pieces {
+        events.extend_from_slice(acc.push(p).unwrap());
+    }
+    events.extend_from_slice(acc.flush());
+    (acc.finish(), events)
+}
+
+/// The final message, after checking it is the same at every cut and byte by byte.
+fn run(body: &[u8]) -> (FinalMessage, Vec<StreamEvent>) {
+    let whole = run_with(&[body]);
+    for cut in 0..=body.len() {
+        let (a, b) = body.split_at(cut);
+        assert_eq!(run_with(&[a, b]).0, whole.0, "differs when cut at byte {cut}");
+    }
+    let bytes: Vec<&[u8]> = body.chunks(1).collect();
+    assert_eq!(run_with(&bytes).0, whole.0, "differs fed byte by byte");
+    whole
+}
+
+fn calls(m: &FinalMessage) -> Vec<(String, String, String)> {
+    m.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone(), c.arguments.clone())).collect()
+}
+
+fn call(id: &str, name: &str, args: &str) -> (String, String, String) {
+    (id.into(), name.into(), args.into())
+}
+
+#[test]
+fn tool_calls_without_index_assemble_by_id_then_by_latest() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"tool_calls": [{"id": "a", "function": {"name": "f", "arguments": "{\"x\""}}]})),
+        chunk(json!({"tool_calls": [{"function": {"arguments": ":1}"}}]})),
+        chunk(json!({"tool_calls": [{"id": "b", "function": {"name": "g", "arguments": "{}"}}]})),
+        finish("tool_calls"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), vec![call("a", "f", "{\"x\":1}"), call("b", "g", "{}")]);
+    assert_eq!(m.finish_reason, FinishReason::ToolCalls);
+}
+
+#[test]
+fn an_empty_id_on_continuations_continues_the_call_at_its_index() {
+    let (m, _) = run(&sse(&[
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": "a", "type": "function", "function": {"name": "f", "arguments": ""}}]}),
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 1, "id": "b", "type": "function", "function": {"name": "g", "arguments": "{\"q\":"}}]}),
+        ),
+        chunk(json!({"tool_calls": [{"index": 0, "id": "", "function": {"arguments": "{\"p\":2}"}}]})),
+        chunk(json!({"tool_calls": [{"index": 1, "id": "", "function": {"arguments": "3}"}}]})),
+        finish("tool_calls"),
+    ]));
+    assert_eq!(calls(&m), vec![call("a", "f", "{\"p\":2}"), call("b", "g", "{\"q\":3}")]);
+}
+
+#[test]
+fn index_zero_reused_with_new_ids_gives_separate_calls() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{\"n\":"}}]})),
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "1}"}}]})),
+        chunk(json!({"tool_calls": [{"index": 0, "id": "b", "function": {"name": "f", "arguments": "{\"n\":"}}]})),
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "2}"}}]})),
+        finish("tool_calls"),
+    ]));
+    assert_eq!(calls(&m), vec![call("a", "f", "{\"n\":1}"), call("b", "f", "{\"n\":2}")]);
+}
+
+#[test]
+fn tool_call_events_start_grow_and_end_with_the_complete_arguments() {
+    let (_, events) = run(&sse(&[
+        chunk(json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{\"k\":"}}]})),
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "\"v\"}"}}]})),
+        finish("tool_calls"),
+    ]));
+    let start = events
+        .iter()
+        .position(|e| matches!(e, StreamEvent::ToolCallStart { index: 0, id, name, .. } if id == "a" && name == "f"));
+    let end = events.iter().position(
+        |e| matches!(e, StreamEvent::ToolCallEnd { index: 0, arguments, .. } if arguments == "{\"k\":\"v\"}"),
+    );
+    assert!(start.is_some() && end.is_some() && start < end, "{events:?}");
+    let deltas: String = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallDelta { arguments_delta, .. } => Some(arguments_delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, "{\"k\":\"v\"}");
+}
+
+#[test]
+fn a_refusal_is_a_terminal_determinate_error() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"refusal": "I can't"})),
+        chunk(json!({"refusal": " help with that."})),
+        finish("stop"),
+        json!("[DONE]"),
+    ]));
+    let error = m.error.as_ref().unwrap();
+    assert_eq!(error.message, "Model refused: I can't help with that.");
+    assert_eq!(error.code.as_deref(), Some("model_refused"));
+    assert_eq!(error.outcome, Outcome::Determinate);
+    assert_eq!(m.finish_reason, FinishReason::Refusal);
+    assert!(!m.complete);
+    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::Error { .. })).count(), 1);
+    assert_eq!(m.result(false).unwrap_err().code, llm_wire::ErrorCode::ModelRefused);
+}
+
+#[test]
+fn usage_from_a_choices_free_chunk_is_normalised() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"content": "hi"})),
+        finish("stop"),
+        json!({"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15,
+            "prompt_tokens_details": {"cached_tokens": 4}, "completion_tokens_details": {"reasoning_tokens": 2}}}),
+        json!("[DONE]"),
+    ]));
+    let usage = m.usage.unwrap();
+    assert_eq!((usage.input_tokens, usage.output_tokens, usage.total_tokens), (10, 5, 15));
+    assert_eq!((usage.reasoning_tokens, usage.cache_read_tokens), (Some(2), Some(4)));
+    assert_eq!(serde_json::from_str::<Value>(usage.raw.get()).unwrap()["prompt_tokens"], 10);
+}
+
+#[test]
+fn usage_inside_x_groq_is_read() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"content": "hi"})),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+               "x_groq": {"id": "r", "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}}),
+    ]));
+    assert_eq!(m.usage.unwrap().total_tokens, 4);
+}
+
+#[test]
+fn cumulative_usage_restated_on_every_chunk_keeps_the_latest_and_emits_only_changes() {
+    let u = |n: u64| json!({"prompt_tokens": 1, "completion_tokens": n, "total_tokens": 1 + n});
+    let (m, events) = run(&sse(&[
+        json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": u(1)}),
+        json!({"choices": [{"index": 0, "delta": {"content": "b"}}], "usage": u(1)}),
+        json!({"choices": [{"index": 0, "delta": {"content": "c"}, "finish_reason": "stop"}], "usage": u(3)}),
+    ]));
+    assert_eq!(m.usage.unwrap().output_tokens, 3);
+    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::Usage { .. })).count(), 2);
+}
+
+#[test]
+fn the_whole_answer_and_finish_in_one_chunk_is_complete() {
+    let (m, _) = run(&sse(&[
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": "All of it."}, "finish_reason": "stop"}]}),
+    ]));
+    assert_eq!(m.text, "All of it.");
+    assert!(m.complete);
+    assert_eq!(m.raw_finish_reason.as_deref(), Some("stop"));
+}
+
+#[test]
+fn bytes_that_stop_before_the_end_keep_the_text_and_are_incomplete() {
+    let (m, _) = run(&sse(&[chunk(json!({"content": "Hello"})), chunk(json!({"content": " wor"}))]));
+    assert_eq!(m.text, "Hello wor");
+    assert!(!m.complete);
+    assert!(m.error.is_none());
+    assert_eq!(m.raw_finish_reason, None);
+}
+
+#[test]
+fn an_error_inside_an_ordinary_chunk_ends_the_message_in_error() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"content": "par"})),
+        json!({"error": {"code": 502, "message": "Upstream error"}, "choices": [{"index": 0, "delta": {"content": "tial"}}]}),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(m.text, "partial");
+    let error = m.error.unwrap();
+    assert_eq!(
+        (error.message.as_str(), error.code.as_deref(), error.retryable),
+        ("Upstream error", Some("502"), Some(true))
+    );
+    assert!(!m.complete);
+    assert_eq!(m.finish_reason, FinishReason::Error);
+}
+
+#[test]
+fn an_error_event_carries_the_provider_code_and_keeps_the_text() {
+    let mut body = sse(&[chunk(json!({"content": "so far"}))]);
+    body.extend_from_slice(
+        b"event: error\ndata: {\"error\":{\"message\":\"Rate limited\",\"type\":\"rate_limit_exceeded\"}}\n\n",
+    );
+    let (m, _) = run(&body);
+    assert_eq!(m.text, "so far");
+    let error = m.error.unwrap();
+    assert_eq!(error.code.as_deref(), Some("rate_limit_exceeded"));
+    assert_eq!(error.retryable, Some(true));
+}
+
+#[test]
+fn a_malformed_chunk_becomes_an_error_event_and_the_stream_goes_on() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"content": "a"})),
+        json!("{not json"),
+        chunk(json!({"content": "b"})),
+        finish("stop"),
+    ]));
+    assert_eq!(m.text, "ab");
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, StreamEvent::Error { error } if error.code.as_deref() == Some("invalid_json"))));
+    assert!(!m.complete, "a lost event means the message may be missing text");
+}
+
+#[test]
+fn n_greater_than_one_keeps_choices_apart() {
+    let (m, _) = run(&sse(&[
+        json!({"choices": [{"index": 0, "delta": {"content": "A"}}, {"index": 1, "delta": {"content": "B"}}]}),
+        json!({"choices": [{"index": 1, "delta": {"content": "b"}, "finish_reason": "length"}]}),
+        json!({"choices": [{"index": 0, "delta": {"content": "a"}, "finish_reason": "stop"}]}),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(m.text, "Aa");
+    let choices = m.choices.unwrap();
+    assert_eq!(choices.len(), 2);
+    assert_eq!((choices[1].text.as_str(), choices[1].finish_reason), ("Bb", FinishReason::Length));
+}
+
+#[test]
+fn think_tags_cut_across_chunks_never_leak_into_text() {
+    let pieces = ["<thi", "nk>plan", " it</th", "ink>\n\nAns", "wer <", "b>bold</b>"];
+    let mut events: Vec<Value> = pieces.iter().map(|p| chunk(json!({"content": p}))).collect();
+    events.push(finish("stop"));
+    let (m, _) = run(&sse(&events));
+    assert_eq!(m.reasoning, "plan it");
+    assert_eq!(m.text, "\n\nAnswer <b>bold</b>");
+}
+
+#[test]
+fn text_that_looks_like_a_tag_start_at_the_very_end_is_released() {
+    let (m, events) = run(&sse(&[chunk(json!({"content": "a <thin"}))]));
+    assert_eq!(m.text, "a <thin");
+    let streamed: String = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(streamed, "a <thin", "held-back text is emitted by flush");
+}
+
+#[test]
+fn minimax_thinking_tags_become_reasoning() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"content": "<|im_start|>think"})),
+        chunk(json!({"content": "ing分析<|im_e"})),
+        chunk(json!({"content": "nd|>回复"})),
+        finish("stop"),
+    ]));
+    assert_eq!((m.reasoning.as_str(), m.text.as_str()), ("分析", "回复"));
+}
+
+#[test]
+fn reasoning_fields_of_every_server_are_read() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"reasoning_content": "a"})),
+        chunk(json!({"reasoning": "b"})),
+        chunk(
+            json!({"content": [{"type": "thinking", "thinking": [{"type": "text", "text": "c"}]}, {"type": "text", "text": "T"}]}),
+        ),
+        finish("stop"),
+    ]));
+    assert_eq!((m.reasoning.as_str(), m.text.as_str()), ("abc", "T"));
+    assert!(matches!(m.content.as_slice(), [llm_wire::Block::Reasoning { .. }, llm_wire::Block::Text { .. }]));
+}
+
+#[test]
+fn an_object_of_chat_completion_done_ends_the_stream() {
+    let (m, _) = run(&sse(&[chunk(json!({"content": "x"})), json!({"object": "chat.completion.done", "choices": []})]));
+    assert!(m.complete);
+}
+
+#[test]
+fn odd_field_types_do_not_cost_the_chunk() {
+    let (m, _) = run(&sse(&[
+        json!({"id": 7, "choices": [{"index": 0, "delta": {"content": "ok", "reasoning": {"x": 1}, "refusal": null}, "finish_reason": null}], "usage": "n/a"}),
+    ]));
+    assert_eq!(m.text, "ok");
+    assert_eq!(m.id.as_deref(), Some("7"));
+    assert!(m.error.is_none());
+}

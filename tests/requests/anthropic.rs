@@ -1,0 +1,138 @@
+//! Anthropic Messages (§7.5, §7.6).
+
+use serde_json::{json, Value};
+
+use super::{agent, assert_invalid_at, body, error, user};
+
+fn anthropic(extra: Value) -> Value {
+    agent("anthropic", "chat", extra)
+}
+
+#[test]
+fn the_provider_anthropic_selects_the_messages_api_whatever_the_api_type() {
+    let b = body(&agent("anthropic", "responses", json!({})), user(json!("hi")));
+    assert_eq!(
+        b,
+        json!({"model": "m", "max_tokens": 4096, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]})
+    );
+}
+
+#[test]
+fn a_string_content_is_still_an_array_of_blocks() {
+    let b = body(&anthropic(json!({})), user(json!("hi")));
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "text", "text": "hi"}]));
+}
+
+#[test]
+fn system_and_developer_text_go_to_the_top_level_system_field_joined() {
+    let messages = json!([
+        {"role": "system", "content": "Be brief."}, {"role": "developer", "content": "Answer in French."},
+        {"role": "user", "content": "hi"},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["system"], "Be brief.\n\nAnswer in French.");
+    assert_eq!(b["messages"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn max_output_tokens_becomes_max_tokens() {
+    let b = body(
+        &anthropic(json!({"model": {"id": "m", "provider": "anthropic", "options": {"maxOutputTokens": 300}}})),
+        user(json!("hi")),
+    );
+    assert_eq!(b["max_tokens"], 300);
+}
+
+#[test]
+fn a_base64_image_becomes_a_base64_source_with_its_media_type() {
+    let b = body(&anthropic(json!({})), user(json!([{"kind": "image", "value": "QUJD", "mediaType": "image/jpeg"}])));
+    assert_eq!(
+        b["messages"][0]["content"][0],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "QUJD"}})
+    );
+}
+
+#[test]
+fn a_data_url_image_is_split_into_media_type_and_data() {
+    let b = body(&anthropic(json!({})), user(json!([{"kind": "image", "value": "data:image/webp;base64,UklGRg=="}])));
+    assert_eq!(
+        b["messages"][0]["content"][0]["source"],
+        json!({"type": "base64", "media_type": "image/webp", "data": "UklGRg=="})
+    );
+}
+
+#[test]
+fn an_http_image_becomes_a_url_source() {
+    let b = body(&anthropic(json!({})), user(json!([{"kind": "image", "value": "https://x/y.png"}])));
+    assert_eq!(
+        b["messages"][0]["content"][0],
+        json!({"type": "image", "source": {"type": "url", "url": "https://x/y.png"}})
+    );
+}
+
+#[test]
+fn a_base64_image_without_media_type_is_recognised_from_its_magic_bytes() {
+    let b = body(&anthropic(json!({})), user(json!([{"kind": "image", "value": "iVBORw0KGgoAAAA"}])));
+    assert_eq!(b["messages"][0]["content"][0]["source"]["media_type"], "image/png");
+}
+
+#[test]
+fn an_unrecognisable_base64_image_without_media_type_is_invalid_input() {
+    let e = error(&anthropic(json!({})), user(json!([{"kind": "image", "value": "QUJD"}])));
+    assert_invalid_at(&e, "messages[0].content[0].mediaType");
+}
+
+#[test]
+fn a_file_part_becomes_a_document_block() {
+    let b =
+        body(&anthropic(json!({})), user(json!([{"kind": "file", "value": "data:application/pdf;base64,JVBERi0"}])));
+    assert_eq!(
+        b["messages"][0]["content"][0],
+        json!({"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0"}})
+    );
+}
+
+#[test]
+fn an_audio_part_is_invalid_input_because_anthropic_takes_no_audio() {
+    let e = error(
+        &anthropic(json!({})),
+        user(json!([{"kind": "text", "value": "x"}, {"kind": "audio", "value": "QUJD", "mediaType": "audio/wav"}])),
+    );
+    assert_invalid_at(&e, "messages[0].content[1].kind");
+}
+
+#[test]
+fn tools_become_name_description_and_input_schema() {
+    let tools = json!({"tools": [{"kind": "function", "name": "f", "description": "d", "parameters": [{"name": "a", "kind": "string", "required": true}]}]});
+    let b = body(&anthropic(tools), user(json!("hi")));
+    assert_eq!(
+        b["tools"],
+        json!([{"name": "f", "description": "d", "input_schema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}}])
+    );
+}
+
+#[test]
+fn tools_of_every_kind_are_offered_not_only_functions() {
+    let tools = json!({"tools": [
+        {"kind": "mcp", "name": "fs", "tools": [{"name": "read", "inputSchema": {"type": "object"}}]},
+        {"kind": "prompty", "name": "child", "child": {"inputs": []}},
+    ]});
+    let b = body(&anthropic(tools), user(json!("hi")));
+    let names: Vec<&str> = b["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["read", "child"]);
+}
+
+#[test]
+fn tools_are_absent_when_there_are_none() {
+    assert!(body(&anthropic(json!({"tools": []})), user(json!("hi"))).get("tools").is_none());
+}
+
+#[test]
+fn disallowing_multiple_tool_calls_disables_parallel_tool_use() {
+    let agent = json!({"model": {"id": "m", "provider": "anthropic", "options": {"allowMultipleToolCalls": false}},
+        "tools": [{"kind": "function", "name": "f"}]});
+    assert_eq!(
+        body(&agent, user(json!("hi")))["tool_choice"],
+        json!({"type": "auto", "disable_parallel_tool_use": true})
+    );
+}

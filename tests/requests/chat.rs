@@ -1,0 +1,149 @@
+//! OpenAI Chat Completions (§7.1).
+
+use serde_json::json;
+
+use super::{assert_invalid_at, body, chat, error, user};
+
+#[test]
+fn a_single_text_part_is_sent_as_a_plain_string() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "text", "value": "hi"}])));
+    assert_eq!(b["messages"][0]["content"], "hi");
+}
+
+#[test]
+fn a_string_content_is_sent_as_a_plain_string() {
+    let b = body(&chat(json!({})), user(json!("hi")));
+    assert_eq!(b["messages"][0], json!({"role": "user", "content": "hi"}));
+}
+
+#[test]
+fn two_text_parts_use_the_array_form() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "text", "value": "a"}, {"kind": "text", "value": "b"}])));
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]));
+}
+
+#[test]
+fn a_lone_image_part_uses_the_array_form() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "https://x/y.png"}])));
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "image_url", "image_url": {"url": "https://x/y.png"}}]));
+}
+
+#[test]
+fn an_image_detail_is_sent_when_given() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "u", "detail": "high"}])));
+    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "u", "detail": "high"}));
+}
+
+#[test]
+fn an_empty_image_detail_is_never_sent() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "u", "detail": ""}])));
+    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "u"}));
+}
+
+#[test]
+fn audio_media_types_map_through_the_format_table() {
+    let table = [
+        ("audio/wav", "wav"),
+        ("audio/x-wav", "wav"),
+        ("audio/mp3", "mp3"),
+        ("audio/mpeg", "mp3"),
+        ("audio/flac", "flac"),
+        ("audio/ogg", "ogg"),
+        ("audio/webm", "webm"),
+        ("audio/aac", "aac"),
+        ("AUDIO/WAV", "wav"),
+        ("audio/ogg; codecs=opus", "ogg"),
+    ];
+    for (media_type, format) in table {
+        let b = body(&chat(json!({})), user(json!([{"kind": "audio", "value": "QUJD", "mediaType": media_type}])));
+        let expected = json!([{"type": "input_audio", "input_audio": {"data": "QUJD", "format": format}}]);
+        assert_eq!(b["messages"][0]["content"], expected, "{media_type}");
+    }
+}
+
+#[test]
+fn audio_given_as_a_data_url_is_split_into_format_and_bare_data() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "audio", "value": "data:audio/mpeg;base64,QUJD"}])));
+    assert_eq!(b["messages"][0]["content"][0]["input_audio"], json!({"data": "QUJD", "format": "mp3"}));
+}
+
+#[test]
+fn audio_without_a_media_type_is_invalid_input_at_its_media_type() {
+    let e = error(&chat(json!({})), user(json!([{"kind": "audio", "value": "QUJD"}])));
+    assert_invalid_at(&e, "messages[0].content[0].mediaType");
+}
+
+#[test]
+fn a_file_part_is_sent_with_its_url() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "https://x/a.pdf"}])));
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "file", "file": {"url": "https://x/a.pdf"}}]));
+}
+
+#[test]
+fn a_file_given_as_a_data_url_goes_in_file_data() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "data:application/pdf;base64,JVBE"}])));
+    assert_eq!(b["messages"][0]["content"][0]["file"], json!({"file_data": "data:application/pdf;base64,JVBE"}));
+}
+
+#[test]
+fn message_metadata_passes_through_onto_the_wire_message() {
+    let messages = json!([{"role": "tool", "content": "42", "metadata": {"tool_call_id": "c1", "name": "calc"}}]);
+    let b = body(&chat(json!({})), messages);
+    assert_eq!(b["messages"][0], json!({"role": "tool", "content": "42", "tool_call_id": "c1", "name": "calc"}));
+}
+
+#[test]
+fn metadata_never_replaces_the_role_or_the_content() {
+    let messages = json!([{"role": "user", "content": "hi", "metadata": {"role": "system", "content": "x"}}]);
+    assert_eq!(body(&chat(json!({})), messages)["messages"][0], json!({"role": "user", "content": "hi"}));
+}
+
+#[test]
+fn tools_are_absent_when_there_are_none() {
+    let b = body(&chat(json!({"tools": []})), user(json!("hi")));
+    assert!(b.get("tools").is_none(), "{b}");
+}
+
+#[test]
+fn a_function_tool_without_description_omits_the_key() {
+    let tools = json!({"tools": [{"kind": "function", "name": "f"}]});
+    let b = body(&chat(tools), user(json!("hi")));
+    assert_eq!(
+        b["tools"],
+        json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {}}}}])
+    );
+}
+
+#[test]
+fn structured_output_becomes_a_strict_json_schema_response_format() {
+    let outputs =
+        json!({"outputs": [{"name": "a", "kind": "string", "required": true}, {"name": "b", "kind": "float"}]});
+    let b = body(&chat(outputs), user(json!("hi")));
+    let expected = json!({"type": "json_schema", "json_schema": {"name": "structured_output", "strict": true, "schema": {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": ["number", "null"]}},
+        "required": ["a", "b"],
+        "additionalProperties": false,
+    }}});
+    assert_eq!(b["response_format"], expected);
+}
+
+#[test]
+fn other_providers_are_openai_compatible_chat() {
+    for provider in ["azure", "ollama", "groq", "deepseek", "openrouter", "vllm"] {
+        let b = body(&super::agent(provider, "chat", json!({})), user(json!("hi")));
+        assert_eq!(b, json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}), "{provider}");
+    }
+}
+
+#[test]
+fn an_absent_api_type_means_chat() {
+    let agent = json!({"model": {"id": "m"}});
+    assert_eq!(body(&agent, user(json!("hi"))), json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}));
+}
+
+#[test]
+fn the_model_shorthand_string_is_the_model_id() {
+    let agent = json!({"model": "gpt-4o"});
+    assert_eq!(body(&agent, user(json!("hi")))["model"], "gpt-4o");
+}

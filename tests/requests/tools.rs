@@ -1,0 +1,356 @@
+//! Tool projection (§7.1.3): every kind ends as a function definition.
+
+use llm_wire::{register_tool, unregister_tool};
+use serde_json::{json, Value};
+
+use super::{assert_invalid_at, body, chat, error, user};
+
+/// The `function` objects of the Chat tools built for `tools`.
+fn functions(tools: Value) -> Vec<Value> {
+    let b = body(&chat(json!({"tools": tools})), user(json!("hi")));
+    b["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(t["type"], "function");
+            t["function"].clone()
+        })
+        .collect()
+}
+
+#[test]
+fn bound_parameters_leave_properties_and_required() {
+    let f = functions(
+        json!([{"kind": "function", "name": "get", "bindings": {"token": {"input": "secret"}}, "parameters": [
+            {"name": "city", "kind": "string", "required": true},
+            {"name": "token", "kind": "string", "required": true},
+        ]}]),
+    );
+    assert_eq!(
+        f[0]["parameters"],
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+    );
+}
+
+#[test]
+fn binding_the_only_required_parameter_drops_required() {
+    let f = functions(
+        json!([{"kind": "function", "name": "get", "bindings": [{"name": "token", "input": "secret"}], "parameters": [
+            {"name": "token", "kind": "string", "required": true}, {"name": "q", "kind": "string"},
+        ]}]),
+    );
+    assert_eq!(f[0]["parameters"], json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+}
+
+#[test]
+fn a_strict_function_flags_the_definition_and_closes_the_schema_recursively() {
+    let f = functions(json!([{"kind": "function", "name": "f", "strict": true, "parameters": [
+        {"name": "a", "kind": "string", "required": true},
+        {"name": "o", "kind": "object", "properties": [{"name": "x", "kind": "boolean"}]},
+    ]}]));
+    assert_eq!(f[0]["strict"], true);
+    assert_eq!(
+        f[0]["parameters"],
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"},
+                "o": {"type": ["object", "null"], "properties": {"x": {"type": ["boolean", "null"]}}, "required": ["x"], "additionalProperties": false},
+            },
+            "required": ["a", "o"],
+            "additionalProperties": false,
+        })
+    );
+}
+
+#[test]
+fn a_tool_that_is_not_strict_has_no_strict_flag() {
+    let f = functions(json!([{"kind": "function", "name": "f"}]));
+    assert!(f[0].get("strict").is_none());
+}
+
+#[test]
+fn a_prompty_tool_projects_its_childs_inputs_with_the_child_description_as_fallback() {
+    let f = functions(json!([{"kind": "prompty", "name": "summarise", "path": "./s.prompty", "child": {
+        "description": "Summarise a text", "inputs": [{"name": "text", "kind": "string", "required": true}],
+    }}]));
+    assert_eq!(
+        f[0],
+        json!({"name": "summarise", "description": "Summarise a text",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}})
+    );
+}
+
+#[test]
+fn a_prompty_tools_own_description_wins_over_the_childs() {
+    let f = functions(
+        json!([{"kind": "prompty", "name": "s", "description": "mine", "child": {"description": "child's", "inputs": []}}]),
+    );
+    assert_eq!(f[0]["description"], "mine");
+}
+
+#[test]
+fn a_prompty_tool_without_its_child_is_invalid_input_at_child() {
+    let e =
+        error(&chat(json!({"tools": [{"kind": "prompty", "name": "s", "path": "./s.prompty"}]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0].child");
+}
+
+fn mcp_tools() -> Value {
+    json!([
+        {"name": "read_file", "description": "Read a file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+        {"name": "write_file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "data": {"type": "string"}}}},
+        {"name": "list"},
+    ])
+}
+
+#[test]
+fn an_mcp_tool_projects_every_listed_tool_with_its_input_schema() {
+    let f = functions(json!([{"kind": "mcp", "name": "fs", "serverName": "files", "tools": mcp_tools()}]));
+    assert_eq!(f.len(), 3);
+    assert_eq!(
+        f[0],
+        json!({"name": "read_file", "description": "Read a file",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}})
+    );
+    assert_eq!(f[2], json!({"name": "list", "parameters": {"type": "object", "properties": {}}}));
+}
+
+#[test]
+fn an_mcp_tool_keeps_only_the_allowed_tools() {
+    let f = functions(json!([{"kind": "mcp", "name": "fs", "allowedTools": ["write_file"], "tools": mcp_tools()}]));
+    let names: Vec<&str> = f.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["write_file"]);
+}
+
+#[test]
+fn an_mcp_tool_accepts_the_whole_tools_list_result_object() {
+    let f = functions(json!([{"kind": "mcp", "name": "fs", "tools": {"tools": mcp_tools()}}]));
+    assert_eq!(f.len(), 3);
+}
+
+#[test]
+fn a_strict_mcp_tool_makes_each_input_schema_strict() {
+    let f = functions(
+        json!([{"kind": "mcp", "name": "fs", "strict": true, "allowedTools": ["write_file"], "tools": mcp_tools()}]),
+    );
+    assert_eq!(f[0]["strict"], true);
+    assert_eq!(f[0]["parameters"]["required"], json!(["data", "path"]));
+    assert_eq!(f[0]["parameters"]["properties"]["data"]["type"], json!(["string", "null"]));
+    assert_eq!(f[0]["parameters"]["additionalProperties"], false);
+}
+
+#[test]
+fn an_mcp_listed_tool_without_a_name_is_invalid_input_at_its_name() {
+    let e = error(
+        &chat(json!({"tools": [{"kind": "mcp", "name": "fs", "tools": [{"inputSchema": {}}]}]})),
+        user(json!("hi")),
+    );
+    assert_invalid_at(&e, "agent.tools[0].tools[0].name");
+}
+
+fn petstore() -> Value {
+    json!({
+        "openapi": "3.0.0",
+        "paths": {
+            "/pets/{petId}": {
+                "parameters": [{"name": "petId", "in": "path", "schema": {"type": "integer"}, "description": "The pet"}],
+                "get": {"operationId": "getPet", "summary": "Get a pet", "description": "long text", "parameters": [
+                    {"name": "verbose", "in": "query", "schema": {"type": "boolean"}},
+                    {"name": "X-Trace", "in": "header", "required": true, "schema": {"type": "string"}},
+                    {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+                ]},
+                "put": {"description": "Replace a pet", "requestBody": {"required": true, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Pet"},
+                }}}},
+            },
+            "/pets": {"post": {"requestBody": {"$ref": "#/components/requestBodies/Tags"}}},
+        },
+        "components": {
+            "schemas": {
+                "Pet": {"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string"}, "owner": {"$ref": "#/components/schemas/Person"},
+                }},
+                "Person": {"type": "object", "properties": {"name": {"type": "string"}, "pet": {"$ref": "#/components/schemas/Pet"}}},
+            },
+            "requestBodies": {"Tags": {"content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}},
+        },
+    })
+}
+
+fn by_name(functions: &[Value], name: &str) -> Value {
+    functions.iter().find(|f| f["name"] == name).cloned().unwrap_or_else(|| panic!("no {name} in {functions:?}"))
+}
+
+#[test]
+fn an_openapi_tool_projects_one_function_per_operation() {
+    let f = functions(json!([{"kind": "openapi", "name": "pets", "specification": petstore()}]));
+    let mut names: Vec<&str> = f.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["getPet", "post_pets", "put_pets_petId"]);
+}
+
+#[test]
+fn an_openapi_operation_takes_path_query_and_header_parameters_but_not_cookies() {
+    let f = functions(json!([{"kind": "openapi", "name": "pets", "specification": petstore()}]));
+    assert_eq!(
+        by_name(&f, "getPet"),
+        json!({"name": "getPet", "description": "Get a pet", "parameters": {
+            "type": "object",
+            "properties": {
+                "petId": {"type": "integer", "description": "The pet"},
+                "verbose": {"type": "boolean"},
+                "X-Trace": {"type": "string"},
+            },
+            "required": ["X-Trace", "petId"],
+        }})
+    );
+}
+
+#[test]
+fn an_openapi_json_body_adds_its_properties_with_refs_resolved_and_cycles_cut() {
+    let f = functions(json!([{"kind": "openapi", "name": "pets", "specification": petstore()}]));
+    let put = by_name(&f, "put_pets_petId");
+    assert_eq!(put["description"], "Replace a pet");
+    assert_eq!(put["parameters"]["required"], json!(["petId", "name"]));
+    assert_eq!(put["parameters"]["properties"]["name"], json!({"type": "string"}));
+    // Pet → owner (Person) → pet (Pet again): the second visit stops as a plain object.
+    assert_eq!(put["parameters"]["properties"]["owner"]["properties"]["pet"], json!({"type": "object"}));
+}
+
+#[test]
+fn an_openapi_body_that_is_not_an_object_becomes_one_body_parameter() {
+    let f = functions(json!([{"kind": "openapi", "name": "pets", "specification": petstore()}]));
+    assert_eq!(
+        by_name(&f, "post_pets")["parameters"]["properties"]["body"],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
+}
+
+#[test]
+fn an_openapi_specification_may_be_json_text() {
+    let f = functions(json!([{"kind": "openapi", "name": "pets", "specification": petstore().to_string()}]));
+    assert_eq!(f.len(), 3);
+}
+
+#[test]
+fn an_openapi_ref_outside_the_document_is_invalid_input_at_the_specification() {
+    let spec = json!({"paths": {"/a": {"get": {"parameters": [{"$ref": "other.yaml#/p"}]}}}});
+    let e = openapi_error(spec);
+    assert_invalid_at(&e, "agent.tools[0].specification");
+}
+
+#[test]
+fn an_openapi_specification_that_is_not_json_is_invalid_input() {
+    let e = error(
+        &chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": "openapi: 3.0.0"}]})),
+        user(json!("hi")),
+    );
+    assert_invalid_at(&e, "agent.tools[0].specification");
+}
+
+/// The error of projecting an OpenAPI tool whose one operation posts a body of schema `S0`
+/// among `schemas` (`S{i}` names, as the ref tests build them).
+fn chain_error(schemas: serde_json::Map<String, Value>) -> llm_wire::Error {
+    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": schemas}});
+    openapi_error(spec)
+}
+
+fn openapi_error(spec: Value) -> llm_wire::Error {
+    error(&chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": spec}]})), user(json!("hi")))
+}
+
+#[test]
+fn an_openapi_ref_fan_out_is_bounded_instead_of_exhausting_memory() {
+    // Each level references the next twice: 2^40 nodes if expanded naively.
+    let mut schemas = serde_json::Map::new();
+    for i in 0..40 {
+        let next = json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+        schemas.insert(format!("S{i}"), json!({"type": "object", "properties": {"a": next, "b": next}}));
+    }
+    schemas.insert("S40".into(), json!({"type": "string"}));
+    let e = chain_error(schemas);
+    assert_invalid_at(&e, "agent.tools[0].specification");
+}
+
+#[test]
+fn a_custom_tool_uses_its_inline_parameters_schema() {
+    let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    let f = functions(
+        json!([{"kind": "bing_search", "name": "search", "description": "Search", "parametersSchema": schema}]),
+    );
+    assert_eq!(f[0], json!({"name": "search", "description": "Search", "parameters": schema}));
+}
+
+#[test]
+fn a_custom_tool_is_looked_up_in_the_registry_by_name() {
+    register_tool(
+        "registry_by_name_test",
+        &json!({"description": "Registered", "parameters": [
+            {"name": "n", "kind": "integer", "required": true},
+        ]}),
+    )
+    .unwrap();
+    let f = functions(json!([{"kind": "my_kind", "name": "registry_by_name_test"}]));
+    unregister_tool("registry_by_name_test");
+    assert_eq!(
+        f[0],
+        json!({"name": "registry_by_name_test", "description": "Registered",
+        "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}})
+    );
+}
+
+#[test]
+fn a_custom_tool_is_looked_up_in_the_registry_by_kind_when_its_name_is_not_registered() {
+    let schema = json!({"type": "object", "properties": {"url": {"type": "string"}}});
+    register_tool("registry_kind_test", &json!({"parameters": schema})).unwrap();
+    let f = functions(json!([{"kind": "registry_kind_test", "name": "fetch", "description": "Fetch"}]));
+    unregister_tool("registry_kind_test");
+    assert_eq!(f[0], json!({"name": "fetch", "description": "Fetch", "parameters": schema}));
+}
+
+#[test]
+fn a_custom_tool_with_no_schema_and_no_registration_is_an_error_naming_the_tool() {
+    let e = error(
+        &chat(json!({"tools": [{"kind": "function", "name": "ok"}, {"kind": "unheard_of", "name": "mystery"}]})),
+        user(json!("hi")),
+    );
+    assert_invalid_at(&e, "agent.tools[1]");
+    assert!(e.message.contains("mystery") && e.message.contains("unheard_of"), "{}", e.message);
+}
+
+#[test]
+fn registering_a_tool_with_a_bad_property_is_invalid_input_at_the_property() {
+    let e = register_tool("bad_registration", &json!({"parameters": [{"name": "x", "kind": "text"}]})).unwrap_err();
+    assert_invalid_at(&e, "def.parameters[0].kind");
+}
+
+#[test]
+fn an_openapi_ref_chain_deeper_than_the_limit_is_invalid_input_not_a_stack_overflow() {
+    let mut schemas = serde_json::Map::new();
+    for i in 0..5000 {
+        schemas.insert(format!("S{i}"), json!({"$ref": format!("#/components/schemas/S{}", i + 1)}));
+    }
+    schemas.insert("S5000".into(), json!({"type": "object"}));
+    let e = chain_error(schemas);
+    assert_invalid_at(&e, "agent.tools[0].specification");
+}
+
+#[test]
+fn an_openapi_ref_to_nothing_is_invalid_input() {
+    let spec = json!({"paths": {"/a": {"get": {"parameters": [{"$ref": "#/components/parameters/Missing"}]}}}});
+    let e = openapi_error(spec);
+    assert_invalid_at(&e, "agent.tools[0].specification");
+    assert!(e.message.contains("Missing"), "{}", e.message);
+}
+
+#[test]
+fn an_openapi_document_without_paths_is_invalid_input_at_paths() {
+    let e = error(
+        &chat(json!({"tools": [{"kind": "openapi", "name": "x", "specification": {"openapi": "3.0.0"}}]})),
+        user(json!("hi")),
+    );
+    assert_invalid_at(&e, "agent.tools[0].specification.paths");
+}
