@@ -147,19 +147,24 @@ pub fn process_with<'a>(
 ) -> Result<ProcessResult> {
     let response = response.into();
     let text = response.text()?;
-    let api = Api::of(agent)?;
-    let (result, message) = match api {
-        Api::Embedding => (parse::<openai_embeddings::response::EmbeddingBody<'_>>(&text)?.result()?, None),
-        Api::Image => (parse::<openai_images::response::ImageBody<'_>>(&text)?.result()?, None),
-        _ => {
-            let (message, extra) = message_of(api, &text, provider_of(Some(agent)))?;
-            (result_of(agent, &message, extra)?, Some(message))
+    let mut message = None;
+    let outcome = (|| match Api::of(agent)? {
+        Api::Embedding => parse::<openai_embeddings::response::EmbeddingBody<'_>>(&text)?.result(),
+        Api::Image => parse::<openai_images::response::ImageBody<'_>>(&text)?.result(),
+        api => {
+            let (built, extra) = message_of(api, &text, provider_of(Some(agent)))?;
+            result_of(agent, message.insert(built), extra)
         }
-    };
+    })();
     if let Some(on_span) = options.on_span {
-        on_span(span::process_span(agent, message.as_ref(), &text));
+        // §8: every call emits its span; a failed one says why in `error.type` (OTel convention).
+        let mut span = span::process_span(agent, message.as_ref(), &text);
+        if let Err(e) = &outcome {
+            span.attributes.insert("error.type".into(), e.code.as_str().into());
+        }
+        on_span(span);
     }
-    Ok(result)
+    outcome
 }
 
 /// The normalised message of a non-streamed chat, Responses or Anthropic body: the same shape

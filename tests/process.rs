@@ -316,3 +316,14 @@ fn hostile_bodies_are_errors_or_results_never_panics() {
         }
     }
 }
+
+#[test]
+fn a_failed_process_still_emits_its_span_with_the_error_type() {
+    let mut spans: Vec<Span> = Vec::new();
+    let mut on_span = |span: Span| spans.push(span);
+    let body = json!({"error": {"message": "nope", "type": "invalid_request_error"}});
+    let options = ProcessOptions { on_span: Some(&mut on_span) };
+    assert!(process_with(&agent("openai", "chat"), &body, options).is_err());
+    assert_eq!(spans.len(), 1);
+    assert_eq!(spans[0].attributes["error.type"], "provider_error");
+}
