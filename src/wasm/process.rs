@@ -79,12 +79,13 @@ pub fn process_js(
     let mut span: Option<Span> = None;
     let mut keep = |s: Span| span = Some(s);
     let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut keep) } else { None } };
-    let result = process_with(&agent, text.as_str(), options).map_err(|e| error(&e))?;
+    let result = process_with(&agent, text.as_str(), options);
     if let (Some(f), Some(span)) = (on_span, span) {
-        // The callback runs after the result is known; an exception it throws reaches the caller.
+        // The callback runs once the outcome is known, failed or not; an exception it throws
+        // reaches the caller.
         f.call1(&JsValue::NULL, &to_js(&span)?)?;
     }
-    to_js(&result)
+    to_js(&result.map_err(|e| error(&e))?)
 }
 
 /// The normalised `FinalMessage` of a non-streamed chat, Responses or Anthropic body.
@@ -216,5 +217,17 @@ mod tests {
     fn tool_arguments_parse_to_plain_actions() {
         let got = parse_tool_arguments_js(js(r#"[{"id": "c", "name": "f", "arguments": ""}]"#)).unwrap();
         assert_eq!(text(&got), r#"[{"toolCallId":"c","toolName":"f","arguments":{}}]"#);
+    }
+
+    #[wasm_bindgen_test]
+    fn on_span_receives_the_process_span_as_plain_data() {
+        let on_span = js_sys::Function::new_with_args("span", "globalThis.__llmWireSpan = span");
+        let options = js_sys::Object::new();
+        js_sys::Reflect::set(&options, &"onSpan".into(), &on_span).unwrap();
+        let body = r#"{"id": "r1", "choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}"#;
+        process_js(js(r#"{"model": {"id": "m"}}"#), JsValue::from_str(body), options.into()).unwrap();
+        let span = field(&js_sys::global(), "__llmWireSpan");
+        assert_eq!(field(&span, "name"), "process");
+        assert_eq!(field(&field(&span, "attributes"), "gen_ai.response.id"), "r1");
     }
 }
