@@ -47,7 +47,9 @@ impl ResponseBody<'_> {
     /// The body as JSON text. A parsed value is serialised once, so both forms take one path.
     fn text(&self) -> Result<std::borrow::Cow<'_, str>> {
         match self {
+            // A string value is the body text, as a JS string is.
             ResponseBody::Text(text) => Ok(std::borrow::Cow::Borrowed(text)),
+            ResponseBody::Json(Value::String(text)) => Ok(std::borrow::Cow::Borrowed(text.as_str())),
             ResponseBody::Json(value) => serde_json::to_string(value)
                 .map(std::borrow::Cow::Owned)
                 .map_err(|e| Error::new(ErrorCode::InvalidInput, format!("the response cannot be read: {e}"))),

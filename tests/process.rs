@@ -327,3 +327,15 @@ fn a_failed_process_still_emits_its_span_with_the_error_type() {
     assert_eq!(spans.len(), 1);
     assert_eq!(spans[0].attributes["error.type"], "provider_error");
 }
+
+#[test]
+fn an_anthropic_error_type_without_details_is_still_a_provider_error() {
+    let err = process(&agent("anthropic", "chat"), r#"{"type": "error"}"#).unwrap_err();
+    assert_eq!(err.code, ErrorCode::ProviderError);
+}
+
+#[test]
+fn a_string_value_is_read_as_the_body_text() {
+    let body = Value::String(chat(json!({"content": "hi"})).to_string());
+    assert_eq!(process(&agent("openai", "chat"), &body).unwrap(), ProcessResult::Text("hi".into()));
+}

@@ -26,6 +26,8 @@ pub(crate) struct MessageBody<'a> {
     stop_reason: Scalar<'a>,
     #[serde(default, borrow)]
     usage: Option<&'a RawValue>,
+    #[serde(default, borrow, rename = "type")]
+    kind: Scalar<'a>,
     /// `{"type": "error", "error": {...}}`.
     #[serde(default, borrow)]
     pub(crate) error: ErrorField<'a>,
@@ -69,6 +71,9 @@ impl MessageBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
         self.error.check()?;
+        if self.kind.as_deref() == Some("error") {
+            return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
+        }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         for (index, raw) in self.content.into_iter().flatten().enumerate() {
             let Ok(block) = serde_json::from_str::<ContentBlock<'_>>(raw.get()) else {
