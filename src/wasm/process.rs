@@ -230,4 +230,55 @@ mod tests {
         assert_eq!(field(&span, "name"), "process");
         assert_eq!(field(&field(&span, "attributes"), "gen_ai.response.id"), "r1");
     }
+
+    /// Measures the two ways an object response can enter Rust (run by hand: `--include-ignored`).
+    #[wasm_bindgen_test]
+    #[ignore]
+    fn measure_stringify_against_serde_wasm_bindgen() {
+        let perf = field(&js_sys::global(), "performance");
+        let now = || {
+            js_sys::Reflect::get(&perf, &"now".into())
+                .unwrap()
+                .dyn_into::<js_sys::Function>()
+                .unwrap()
+                .call0(&perf)
+                .unwrap()
+                .as_f64()
+                .unwrap()
+        };
+        let bodies = [
+            include_str!("../../tests/fixtures/openai-responses/vercel-web-search.json").to_owned(),
+            include_str!("../../tests/fixtures/openai-embeddings/vercel-batch-float.json").to_owned(),
+            serde_json::json!({"data": [{"index": 0, "embedding": vec![0.0123456f64; 3072]}]}).to_string(),
+            serde_json::json!({"choices": [{"message": {"content": "x".repeat(1 << 20)}, "finish_reason": "stop"}]})
+                .to_string(),
+        ];
+        for body in bodies {
+            let object = js(&body);
+            let n = 200;
+            let t0 = now();
+            for _ in 0..n {
+                let text = response_text(&object).unwrap();
+                std::hint::black_box(text);
+            }
+            let t1 = now();
+            for _ in 0..n {
+                let v: Value = serde_wasm_bindgen::from_value(object.clone()).unwrap();
+                std::hint::black_box(serde_json::to_string(&v).unwrap());
+            }
+            let t2 = now();
+            console_log(&format!(
+                "{} bytes: stringify {:.3} ms, serde-wasm-bindgen {:.3} ms",
+                body.len(),
+                (t1 - t0) / n as f64,
+                (t2 - t1) / n as f64
+            ));
+        }
+    }
+
+    fn console_log(s: &str) {
+        let console = field(&js_sys::global(), "console");
+        let log = field(&console, "log").dyn_into::<js_sys::Function>().unwrap();
+        log.call1(&console, &s.into()).unwrap();
+    }
 }
