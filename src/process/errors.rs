@@ -2,13 +2,14 @@
 //! `{"error": {message, type, code}}`, Anthropic `{"type": "error", "error": {...}}`, a Responses
 //! `error` object, and the bare `{"error": "text"}` some local servers send.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, value::MapAccessDeserializer, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::error::{Error, ProviderDetail, Result};
-use crate::providers::{is_retryable, ErrorBody};
+use crate::providers::{is_retryable, ErrorBody, Scalar};
 
 /// The `error` field of a response body; `null` and absent are both "no error".
 #[derive(Default)]
@@ -26,14 +27,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for ErrorField<'a> {
                 ErrorBody::deserialize(MapAccessDeserializer::new(map)).map(|b| ErrorField(Some(b)))
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-                Ok(ErrorField(Some(ErrorBody {
-                    message: crate::providers::Scalar(Some(v.into())),
-                    ..ErrorBody::default()
-                })))
+                Ok(message_only(Cow::Borrowed(v)))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Self::Value, E> {
-                let message = crate::providers::Scalar(Some(v.to_owned().into()));
-                Ok(ErrorField(Some(ErrorBody { message, ..ErrorBody::default() })))
+                Ok(message_only(Cow::Owned(v.to_owned())))
             }
             fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
                 Ok(ErrorField(None))
@@ -64,6 +61,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for ErrorField<'a> {
         }
         deserializer.deserialize_any(V)
     }
+}
+
+/// `{"error": "text"}`: a message with no type or code.
+fn message_only(message: Cow<'_, str>) -> ErrorField<'_> {
+    ErrorField(Some(ErrorBody { message: Scalar(Some(message)), ..ErrorBody::default() }))
 }
 
 impl ErrorField<'_> {
