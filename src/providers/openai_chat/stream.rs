@@ -39,9 +39,9 @@ struct Chunk<'a> {
 }
 
 #[derive(Deserialize)]
-struct XGroq<'a> {
+pub(crate) struct XGroq<'a> {
     #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
+    pub(crate) usage: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -55,7 +55,7 @@ struct Choice<'a> {
 }
 
 #[derive(Deserialize)]
-struct Delta<'a> {
+pub(crate) struct Delta<'a> {
     #[serde(default, borrow)]
     content: Content<'a>,
     #[serde(default, borrow)]
@@ -63,7 +63,7 @@ struct Delta<'a> {
     #[serde(default, borrow)]
     reasoning: Scalar<'a>,
     #[serde(default, borrow)]
-    refusal: Scalar<'a>,
+    pub(crate) refusal: Scalar<'a>,
     #[serde(default, borrow)]
     tool_calls: Option<Vec<ToolCallDelta<'a>>>,
 }
@@ -274,7 +274,7 @@ impl ChatStream {
     }
 }
 
-fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
+pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
     if let Some(reasoning) = delta.reasoning_content.as_deref().or(delta.reasoning.as_deref()) {
         b.reasoning(index, reasoning)?;
     }
