@@ -2,9 +2,6 @@
 //! of those APIs is rebuilt as the event stream that carries the same answer, and `to_message`
 //! of the body must equal `Accumulator::finish` of the stream (all but `usage.raw`, whose
 //! object a stream splits across events).
-//!
-//! The stream decoders of these two formats are the work of issue 3; until they are on this
-//! branch the tests are ignored. Run them with `cargo test --test streamed_forms -- --ignored`.
 
 use std::path::Path;
 
@@ -221,13 +218,11 @@ fn check(dir: &str, provider: &str, api_type: &str, stream_of: fn(&Value) -> Str
 }
 
 #[test]
-#[ignore = "needs the Anthropic stream decoder of issue 3"]
 fn every_anthropic_body_equals_its_streamed_form() {
     check("anthropic", "anthropic", "chat", anthropic_stream);
 }
 
 #[test]
-#[ignore = "needs the Responses stream decoder of issue 3"]
 fn every_responses_body_equals_its_streamed_form() {
     check("openai-responses", "openai", "responses", responses_stream);
 }

@@ -8,16 +8,17 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::model::{FinishReason, RawJson, Usage};
+use crate::model::RawJson;
 use crate::process::errors::ErrorField;
-use crate::providers::{count, Scalar};
+use crate::providers::Scalar;
 
 #[derive(Deserialize)]
 pub(crate) struct MessageBody<'a> {
     #[serde(default, borrow)]
-    id: Scalar<'a>,
+    pub(crate) id: Scalar<'a>,
     #[serde(default, borrow)]
     model: Scalar<'a>,
     #[serde(default, borrow)]
@@ -27,44 +28,32 @@ pub(crate) struct MessageBody<'a> {
     #[serde(default, borrow)]
     usage: Option<&'a RawValue>,
     #[serde(default, borrow, rename = "type")]
-    kind: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
     /// `{"type": "error", "error": {...}}`.
     #[serde(default, borrow)]
     pub(crate) error: ErrorField<'a>,
 }
 
 #[derive(Deserialize)]
-struct ContentBlock<'a> {
+pub(crate) struct ContentBlock<'a> {
     #[serde(default, borrow, rename = "type")]
-    kind: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
     #[serde(default, borrow)]
-    text: Scalar<'a>,
+    pub(crate) text: Scalar<'a>,
     #[serde(default, borrow)]
-    citations: Option<Vec<&'a RawValue>>,
+    pub(crate) citations: Option<Vec<&'a RawValue>>,
     #[serde(default, borrow)]
-    thinking: Scalar<'a>,
+    pub(crate) thinking: Scalar<'a>,
     #[serde(default, borrow)]
-    signature: Scalar<'a>,
+    pub(crate) signature: Scalar<'a>,
     #[serde(default, borrow)]
-    data: Scalar<'a>,
+    pub(crate) data: Scalar<'a>,
     #[serde(default, borrow)]
-    id: Scalar<'a>,
+    pub(crate) id: Scalar<'a>,
     #[serde(default, borrow)]
-    name: Scalar<'a>,
+    pub(crate) name: Scalar<'a>,
     #[serde(default, borrow)]
-    input: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct AnthropicUsage {
-    #[serde(default, deserialize_with = "count")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    output_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    cache_creation_input_tokens: Option<u64>,
+    pub(crate) input: Option<&'a RawValue>,
 }
 
 impl MessageBody<'_> {
@@ -115,37 +104,9 @@ impl MessageBody<'_> {
     }
 }
 
-/// Anthropic `stop_reason` → the unified reason.
-pub(crate) fn map_stop_reason(raw: &str) -> FinishReason {
-    match raw {
-        "end_turn" | "stop_sequence" => FinishReason::Stop,
-        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
-        "tool_use" => FinishReason::ToolCalls,
-        "refusal" => FinishReason::Refusal,
-        _ => FinishReason::Other,
-    }
-}
-
-/// Anthropic usage: `input_tokens` excludes cached tokens, which are counted apart as reads
-/// and writes (the fixtures' expectations agree).
-pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    let usage: AnthropicUsage = serde_json::from_str(raw.get()).ok()?;
-    let input = usage.input_tokens.unwrap_or(0);
-    let output = usage.output_tokens.unwrap_or(0);
-    Some(Usage {
-        input_tokens: input,
-        output_tokens: output,
-        total_tokens: input.saturating_add(output),
-        reasoning_tokens: None,
-        cache_read_tokens: usage.cache_read_input_tokens,
-        cache_write_tokens: usage.cache_creation_input_tokens,
-        raw: RawJson::from_raw(raw),
-    })
-}
-
 /// Valid JSON text without the whitespace between tokens: what `JSON.stringify` gives for the
 /// same object, with its key order and number spelling kept (re-serialising would sort keys).
-fn minify(json: &str) -> String {
+pub(crate) fn minify(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     let (mut in_string, mut escaped) = (false, false);
     for c in json.chars() {

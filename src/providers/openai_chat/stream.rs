@@ -12,9 +12,9 @@ use serde_json::value::RawValue;
 
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::MessageBuilder;
-use crate::error::{ErrorCode, Result};
+use crate::error::Result;
 use crate::model::{ErrorInfo, Outcome};
-use crate::providers::{ErrorBody, Scalar};
+use crate::providers::{invalid_chunk, ErrorBody, Scalar};
 use crate::sse::SseEvent;
 
 #[derive(Deserialize)]
@@ -302,14 +302,4 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         b.refusal(index, refusal);
     }
     Ok(())
-}
-
-/// A chunk that is not JSON: reported, and the stream goes on.
-pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
-    ErrorInfo {
-        message: format!("a stream event is not valid JSON: {err}"),
-        code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
-        outcome: Outcome::Indeterminate,
-        retryable: Some(false),
-    }
 }

@@ -8,11 +8,12 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::model::{FinishReason, RawJson, Usage};
+use crate::model::RawJson;
 use crate::process::errors::ErrorField;
-use crate::providers::{count, Scalar};
+use crate::providers::Scalar;
 
 #[derive(Deserialize)]
 pub(crate) struct ResponseBody<'a> {
@@ -36,65 +37,39 @@ pub(crate) struct ResponseBody<'a> {
 }
 
 #[derive(Deserialize)]
-struct Incomplete<'a> {
+pub(crate) struct Incomplete<'a> {
     #[serde(default, borrow)]
-    reason: Scalar<'a>,
+    pub(crate) reason: Scalar<'a>,
 }
 
 #[derive(Deserialize)]
-struct Item<'a> {
+pub(crate) struct Item<'a> {
     #[serde(default, borrow, rename = "type")]
-    kind: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
     #[serde(default, borrow)]
-    id: Scalar<'a>,
+    pub(crate) id: Scalar<'a>,
     #[serde(default, borrow)]
-    call_id: Scalar<'a>,
+    pub(crate) call_id: Scalar<'a>,
     #[serde(default, borrow)]
-    name: Scalar<'a>,
+    pub(crate) name: Scalar<'a>,
     #[serde(default, borrow)]
-    arguments: Scalar<'a>,
+    pub(crate) arguments: Scalar<'a>,
     #[serde(default, borrow)]
-    summary: Option<Vec<Part<'a>>>,
+    pub(crate) summary: Option<Vec<Part<'a>>>,
     #[serde(default, borrow)]
-    content: Option<Vec<Part<'a>>>,
+    pub(crate) content: Option<Vec<Part<'a>>>,
 }
 
 #[derive(Deserialize)]
-struct Part<'a> {
+pub(crate) struct Part<'a> {
     #[serde(default, borrow, rename = "type")]
-    kind: Scalar<'a>,
+    pub(crate) kind: Scalar<'a>,
     #[serde(default, borrow)]
-    text: Scalar<'a>,
+    pub(crate) text: Scalar<'a>,
     #[serde(default, borrow)]
-    refusal: Scalar<'a>,
+    pub(crate) refusal: Scalar<'a>,
     #[serde(default, borrow)]
-    annotations: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct ResponsesUsage {
-    #[serde(default, deserialize_with = "count")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    output_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    total_tokens: Option<u64>,
-    #[serde(default)]
-    input_tokens_details: Option<InputDetails>,
-    #[serde(default)]
-    output_tokens_details: Option<OutputDetails>,
-}
-
-#[derive(Deserialize)]
-struct InputDetails {
-    #[serde(default, deserialize_with = "count")]
-    cached_tokens: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct OutputDetails {
-    #[serde(default, deserialize_with = "count")]
-    reasoning_tokens: Option<u64>,
+    pub(crate) annotations: Option<Vec<&'a RawValue>>,
 }
 
 impl ResponseBody<'_> {
@@ -163,33 +138,4 @@ impl ResponseBody<'_> {
         b.done();
         Ok(refusal)
     }
-}
-
-/// The unified reason of a response: its `status`, refined by `incomplete_details.reason`.
-/// `raw` is that reason when the response is incomplete, the status otherwise.
-pub(crate) fn map_status(status: &str, incomplete: Option<&str>, has_calls: bool) -> FinishReason {
-    match (status, incomplete) {
-        ("completed", _) if has_calls => FinishReason::ToolCalls,
-        ("completed", _) => FinishReason::Stop,
-        ("incomplete", Some("max_output_tokens")) => FinishReason::Length,
-        ("incomplete", Some("content_filter")) => FinishReason::ContentFilter,
-        ("failed", _) => FinishReason::Error,
-        _ => FinishReason::Other,
-    }
-}
-
-/// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`.
-pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    let usage: ResponsesUsage = serde_json::from_str(raw.get()).ok()?;
-    let input = usage.input_tokens.unwrap_or(0);
-    let output = usage.output_tokens.unwrap_or(0);
-    Some(Usage {
-        input_tokens: input,
-        output_tokens: output,
-        total_tokens: usage.total_tokens.unwrap_or(input.saturating_add(output)),
-        reasoning_tokens: usage.output_tokens_details.and_then(|d| d.reasoning_tokens),
-        cache_read_tokens: usage.input_tokens_details.and_then(|d| d.cached_tokens),
-        cache_write_tokens: None,
-        raw: RawJson::from_raw(raw),
-    })
 }
