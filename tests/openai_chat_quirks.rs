@@ -317,3 +317,13 @@ fn odd_field_types_do_not_cost_the_chunk() {
     assert_eq!(m.id.as_deref(), Some("7"));
     assert!(m.error.is_none());
 }
+
+#[test]
+fn a_surrogate_pair_split_across_chunks_costs_no_chunk() {
+    // A server cutting by UTF-16 code units: 🎉 is \ud83c\udf89, sent half per chunk.
+    let body = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\\ud83c\"}}]}\n\n\
+data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\\udf89b\"},\"finish_reason\":\"stop\"}]}\n\n";
+    let (m, _) = run(body);
+    assert_eq!(m.text, "a\u{fffd}\u{fffd}b", "each half becomes U+FFFD; no text around it is lost");
+    assert!(m.error.is_none());
+}

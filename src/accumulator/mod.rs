@@ -10,7 +10,7 @@ pub(crate) use builder::MessageBuilder;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
-use crate::providers::{anthropic, openai_chat, openai_responses};
+use crate::providers::{anthropic, openai_chat, openai_responses, repair_lone_surrogates};
 use crate::sse::{SseDecoder, SseEvent};
 use crate::Limits;
 
@@ -208,6 +208,12 @@ fn new_decoder(format: Format) -> Decoder {
 }
 
 fn on_event(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<()> {
+    // Rare: only events that carry a lone surrogate escape are copied and repaired.
+    let repaired = if event.data.windows(2).any(|w| w == b"\\u") { repair_lone_surrogates(event.data) } else { None };
+    let event = match &repaired {
+        Some(data) => &SseEvent { data, ..*event },
+        None => event,
+    };
     if let Decoder::Pending = decoder {
         *decoder = new_decoder(detect::detect(event));
     }

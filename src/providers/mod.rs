@@ -143,3 +143,60 @@ pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
         retryable: Some(false),
     }
 }
+
+/// JSON text with every lone UTF-16 surrogate escape (`\ud83c` without its pair) replaced by
+/// `\ufffd`, or `None` when there is none. A server that cuts text by UTF-16 code units can
+/// split a pair across two events; serde_json rightly refuses a lone surrogate, and without
+/// this the whole event, with all its other fields, would be lost.
+pub(crate) fn repair_lone_surrogates(data: &[u8]) -> Option<Vec<u8>> {
+    fn surrogate_at(data: &[u8], at: usize) -> Option<u16> {
+        let hex = data.get(at + 2..at + 6)?;
+        if data[at] != b'\\' || data[at + 1] != b'u' {
+            return None;
+        }
+        let value = u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+        (0xD800..=0xDFFF).contains(&value).then_some(value)
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    let mut copied = 0;
+    while at < data.len() {
+        if data[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        let Some(unit) = surrogate_at(data, at) else {
+            at += 2; // any other escape, `\\` included, is skipped whole
+            continue;
+        };
+        let paired = unit < 0xDC00 && surrogate_at(data, at + 6).is_some_and(|low| low >= 0xDC00);
+        if paired {
+            at += 12;
+            continue;
+        }
+        let buf = out.get_or_insert_with(|| Vec::with_capacity(data.len()));
+        buf.extend_from_slice(&data[copied..at]);
+        buf.extend_from_slice(b"\\ufffd");
+        at += 6;
+        copied = at;
+    }
+    let mut buf = out?;
+    buf.extend_from_slice(&data[copied..]);
+    Some(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repair_lone_surrogates;
+
+    #[test]
+    fn lone_surrogate_escapes_become_replacement_characters_and_pairs_stay() {
+        let fixed = |s: &str| repair_lone_surrogates(s.as_bytes()).map(|v| String::from_utf8(v).unwrap());
+        assert_eq!(fixed(r#"{"a":"x\ud83c"}"#).as_deref(), Some(r#"{"a":"x\ufffd"}"#));
+        assert_eq!(fixed(r#"{"a":"\udf89y"}"#).as_deref(), Some(r#"{"a":"\ufffdy"}"#));
+        assert_eq!(fixed(r#"{"a":"\ud83c\udf89"}"#), None, "a whole pair is left alone");
+        assert_eq!(fixed(r#"{"a":"\\ud83c"}"#), None, "an escaped backslash is not an escape");
+        assert_eq!(fixed(r#"{"a":"\u0041\n"}"#), None);
+        assert_eq!(fixed(r#"{"a":"\ud8"#), None, "a cut escape is left for the parser to refuse");
+    }
+}
