@@ -280,3 +280,30 @@ fn a_responses_incomplete_stream_reports_length() {
     );
     assert_eq!((m.finish_reason, m.raw_finish_reason.as_deref()), (FinishReason::Length, Some("max_output_tokens")));
 }
+
+#[test]
+fn anthropic_citations_sent_before_their_text_belong_to_their_own_block() {
+    let m = run(
+        &named(&[
+            message_start(),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Intro. "}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": "", "citations": []}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "citations_delta", "citation": {"type": "web_search_result_location", "url": "https://example.com"}}}),
+            json!({"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Cited."}}),
+            json!({"type": "content_block_stop", "index": 1}),
+            json!({"type": "message_stop"}),
+        ]),
+        Format::Anthropic,
+    );
+    let blocks: Vec<_> = m
+        .content
+        .iter()
+        .map(|b| match b {
+            Block::Text { text, citations } => (text.as_str(), citations.as_ref().map_or(0, Vec::len)),
+            _ => ("?", 0),
+        })
+        .collect();
+    assert_eq!(blocks, [("Intro. ", 0), ("Cited.", 1)]);
+}

@@ -199,7 +199,9 @@ impl MessageBuilder {
     /// A citation attached to the current text block.
     pub(crate) fn citation(&mut self, choice: u32, citation: RawJson) {
         let state = self.choice(choice);
-        match state.slots.last_mut() {
+        // Anthropic sends a block's citations before its text: after a boundary they open the block.
+        let last = if std::mem::take(&mut state.break_block) { None } else { state.slots.last_mut() };
+        match last {
             Some(Slot::Text { citations, .. }) => citations.push(citation),
             _ => state.slots.push(Slot::Text { text: String::new(), citations: vec![citation] }),
         }
