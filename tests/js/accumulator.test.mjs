@@ -111,3 +111,15 @@ test("onSpan receives the process span once, when finish() first builds the mess
   assert.equal(spans[0].attributes["gen_ai.usage.input_tokens"], 3);
   assert.equal(spans[0].attributes["gen_ai.response.id"], "r1");
 });
+
+test("inputs JSON cannot carry (a cycle, a BigInt) are invalid_input at their path", () => {
+  const agent = { model: { id: "m" } };
+  agent.self = agent;
+  assert.throws(() => buildChatArgs(agent, []), (e) => e.code === "invalid_input" && e.path === "agent" && /circular/i.test(e.message));
+  assert.throws(() => buildChatArgs({ model: { id: "m" } }, [{ role: "user", content: "x", metadata: { n: 1n } }]), (e) => e.code === "invalid_input" && e.path === "messages");
+});
+
+test("a lone surrogate in an input string becomes U+FFFD instead of failing", () => {
+  const body = buildChatArgs({ model: { id: "m" } }, [{ role: "user", content: "a\ud83cb" }]);
+  assert.equal(body.messages[0].content, "a\ufffdb");
+});
