@@ -22,7 +22,8 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
         let message = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
     })?;
-    let text = String::from(text);
+    // A function or a Symbol stringifies to `undefined`, not to text.
+    let text = JsValue::from(text).as_string().ok_or_else(|| bad("a function or a symbol is not data".into()))?;
     match serde_json::from_str(&text) {
         Ok(json) => Ok(json),
         Err(err) => match crate::providers::repair_lone_surrogates(text.as_bytes()) {
