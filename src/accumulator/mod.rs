@@ -10,7 +10,7 @@ pub(crate) use builder::MessageBuilder;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
-use crate::providers::{anthropic, openai_chat, openai_responses, repair_lone_surrogates};
+use crate::providers::{anthropic, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled};
 use crate::sse::{SseDecoder, SseEvent};
 use crate::Limits;
 
@@ -208,12 +208,21 @@ fn new_decoder(format: Format) -> Decoder {
 }
 
 fn on_event(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<()> {
-    // Rare: only events that carry a lone surrogate escape are copied and repaired.
-    let repaired = if event.data.windows(2).any(|w| w == b"\\u") { repair_lone_surrogates(event.data) } else { None };
-    let event = match &repaired {
-        Some(data) => &SseEvent { data, ..*event },
-        None => event,
+    let Handled::NotJson(err) = dispatch(decoder, builder, event)? else { return Ok(()) };
+    // Rare, so off the hot path: a lone surrogate escape (a pair cut by a server that slices by
+    // UTF-16 units) is the one fault worth repairing rather than losing the whole event.
+    let err = match repair_lone_surrogates(event.data) {
+        Some(data) => match dispatch(decoder, builder, &SseEvent { data: &data, ..*event })? {
+            Handled::NotJson(err) => err,
+            Handled::Done => return Ok(()),
+        },
+        None => err,
     };
+    builder.error(invalid_chunk(&err));
+    Ok(())
+}
+
+fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<Handled> {
     if let Decoder::Pending = decoder {
         *decoder = new_decoder(detect::detect(event));
     }
@@ -221,6 +230,6 @@ fn on_event(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
         Decoder::Chat(chat) => chat.event(event, builder),
         Decoder::Anthropic(anthropic) => anthropic.event(event, builder),
         Decoder::Responses(responses) => responses.event(event, builder),
-        Decoder::Pending => Ok(()),
+        Decoder::Pending => Ok(Handled::Done),
     }
 }

@@ -134,6 +134,14 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
     )
 }
 
+/// What a format's handler made of one event.
+pub(crate) enum Handled {
+    Done,
+    /// The event's data is not JSON; nothing was recorded (the accumulator reports it, after
+    /// trying the lone-surrogate repair).
+    NotJson(serde_json::Error),
+}
+
 /// A chunk that is not JSON: reported, and the stream goes on.
 pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
     ErrorInfo {

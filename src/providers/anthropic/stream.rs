@@ -15,7 +15,7 @@ use super::usage::Counts;
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::model::RawJson;
-use crate::providers::{invalid_chunk, ErrorBody, Scalar};
+use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 #[derive(Deserialize)]
@@ -86,13 +86,10 @@ pub(crate) struct AnthropicStream {
 }
 
 impl AnthropicStream {
-    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<()> {
+    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let parsed: Event<'_> = match serde_json::from_slice(event.data) {
             Ok(parsed) => parsed,
-            Err(err) => {
-                b.error(invalid_chunk(&err));
-                return Ok(());
-            }
+            Err(err) => return Ok(Handled::NotJson(err)),
         };
         let index = parsed.index.unwrap_or(0);
         match parsed.kind.as_deref().unwrap_or(event.event) {
@@ -130,7 +127,7 @@ impl AnthropicStream {
             "error" => b.error(parsed.error.unwrap_or_default().info()),
             _ => {} // `ping`, and event types added after this was written
         }
-        Ok(())
+        Ok(Handled::Done)
     }
 
     fn usage(&mut self, raw: &RawValue, b: &mut MessageBuilder) {

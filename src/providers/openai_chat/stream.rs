@@ -14,7 +14,7 @@ use super::{convert_usage, map_finish_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::model::{ErrorInfo, Outcome};
-use crate::providers::{invalid_chunk, ErrorBody, Scalar};
+use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 #[derive(Deserialize)]
@@ -209,22 +209,20 @@ impl<'de: 'a, 'a> Deserialize<'de> for Thinking<'a> {
 pub(crate) struct ChatStream;
 
 impl ChatStream {
-    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<()> {
+    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let data = event.data;
         if data.trim_ascii() == b"[DONE]" {
             b.end_all_choices()?;
             b.done();
-            return Ok(());
+            return Ok(Handled::Done);
         }
         if event.event == "error" {
-            return self.error_event(data, b);
+            self.error_event(data, b);
+            return Ok(Handled::Done);
         }
         let chunk: Chunk<'_> = match serde_json::from_slice(data) {
             Ok(chunk) => chunk,
-            Err(err) => {
-                b.error(invalid_chunk(&err));
-                return Ok(());
-            }
+            Err(err) => return Ok(Handled::NotJson(err)),
         };
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
         for choice in chunk.choices.into_iter().flatten() {
@@ -248,11 +246,11 @@ impl ChatStream {
         if chunk.object.as_deref() == Some("chat.completion.done") {
             b.done();
         }
-        Ok(())
+        Ok(Handled::Done)
     }
 
     /// `event: error` (Groq): `{"error": {...}}`, or the error object itself.
-    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) -> Result<()> {
+    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) {
         #[derive(Deserialize)]
         struct Wrapped<'a> {
             #[serde(default, borrow)]
@@ -270,7 +268,6 @@ impl ChatStream {
                 }),
             },
         }
-        Ok(())
     }
 }
 

@@ -13,7 +13,7 @@ use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::model::RawJson;
-use crate::providers::{invalid_chunk, ErrorBody, Scalar};
+use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 #[derive(Deserialize)]
@@ -81,13 +81,10 @@ pub(crate) struct ResponsesStream {
 }
 
 impl ResponsesStream {
-    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<()> {
+    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let e: Event<'_> = match serde_json::from_slice(event.data) {
             Ok(e) => e,
-            Err(err) => {
-                b.error(invalid_chunk(&err));
-                return Ok(());
-            }
+            Err(err) => return Ok(Handled::NotJson(err)),
         };
         let kind = e.kind.as_deref().unwrap_or(event.event);
         match kind {
@@ -172,7 +169,7 @@ impl ResponsesStream {
             }
             _ => {} // content_part.*, annotations (taken from output_item.done), in-progress markers
         }
-        Ok(())
+        Ok(Handled::Done)
     }
 
     /// Marks a part of the event's item as having given its text; true when it had not before.
