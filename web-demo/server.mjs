@@ -112,7 +112,8 @@ async function forward(res, live, profile, body) {
 
 /** `root`/`relative`, or undefined when it would leave `root`. */
 function inside(root, relative) {
-  const path = normalize(join(root, decodeURIComponent(relative)));
+  let path;
+  try { path = normalize(join(root, decodeURIComponent(relative))); } catch { return undefined; }
   return path.startsWith(root.endsWith(sep) ? root : root + sep) ? path : undefined;
 }
 

@@ -57,11 +57,18 @@ async function open() {
   return { page, errors };
 }
 
+/** Sends `text` with a profile and returns how many distinct states the answer went through. */
 async function send(page, profileId, text) {
   await page.selectOption("#profile", profileId);
   await page.fill("#message", text);
+  await page.evaluate(() => {
+    const states = (window.__states = new Set());
+    const observe = () => states.add(["#answer", "#reasoning", "#tools"].map((s) => document.querySelector(s).textContent.length).join("/"));
+    new MutationObserver(observe).observe(document.querySelector("#answer-card"), { subtree: true, childList: true, characterData: true });
+  });
   await page.click("#send");
   await page.waitForSelector("body[data-state=done]", { timeout: 20000 });
+  return page.evaluate(() => window.__states.size);
 }
 
 for (const profile of PROFILES) {
@@ -70,7 +77,7 @@ for (const profile of PROFILES) {
     const { page, errors } = await open();
     try {
       const typed = `${profile.prompt} (asked by the demo test)`;
-      await send(page, profile.id, typed);
+      const states = await send(page, profile.id, typed);
 
       // The request body is buildChatArgs's, for the profile's agent and the typed message.
       const request = JSON.parse(await page.textContent("#request"));
@@ -80,6 +87,7 @@ for (const profile of PROFILES) {
 
       // Streamed over HTTP in pieces, as a provider sends it.
       assert.ok(Number(await page.getAttribute("#received", "data-chunks")) > 1, "the answer arrived in several chunks");
+      assert.ok(states > 2, `the answer was rendered as it streamed in (${states} states)`);
 
       // The rendered answer.
       assert.equal(await page.textContent("#answer"), want.text, "answer text");
@@ -140,4 +148,35 @@ test("demo server: unknown profiles, unknown paths and paths out of the package 
   const wasm = await fetch(new URL("pkg/llm_wire_bg.wasm", url));
   assert.equal(wasm.headers.get("content-type"), "application/wasm");
   await wasm.arrayBuffer();
+});
+
+test("demo server, live mode: the page's body is forwarded to the provider and its stream piped back", async () => {
+  const { createServer } = await import("node:http");
+  const profile = PROFILES.find((p) => p.agent.model.provider === "anthropic");
+  const stream = readFileSync(new URL(profile.fixture, FIXTURES));
+  let seen;
+  // A stand-in for the provider, on loopback: it records the request and answers with a recording.
+  const provider = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    seen = { method: req.method, url: req.url, headers: req.headers, body: JSON.parse(body) };
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(stream);
+  });
+  await new Promise((r) => provider.listen(0, "127.0.0.1", r));
+  const env = { LLM_WIRE_API_KEY: "test-key", LLM_WIRE_BASE_URL: `http://127.0.0.1:${provider.address().port}/v1/`, LLM_WIRE_MODEL: "claude-test" };
+  const live = await startServer({ port: 0, env });
+  try {
+    assert.deepEqual(await (await fetch(new URL("api/config", live.url))).json(), { mode: "live", model: "claude-test", baseUrl: env.LLM_WIRE_BASE_URL.slice(0, -1) });
+    const body = { model: "claude-test", max_tokens: 64, messages: [{ role: "user", content: "Hi" }], stream: true };
+    const res = await fetch(new URL("api/chat", live.url), { method: "POST", body: JSON.stringify({ profile: profile.id, messages: [], body }) });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Buffer.from(await res.arrayBuffer()), stream, "the provider's stream, unchanged");
+    assert.equal(seen.url, "/v1/messages");
+    assert.equal(seen.headers["x-api-key"], "test-key");
+    assert.deepEqual(seen.body, body);
+  } finally {
+    live.server.close();
+    provider.close();
+  }
 });
