@@ -30,6 +30,7 @@ document.body.dataset.state = "ready";
 
 /** One exchange: the system prompt and the typed message, sent with the chosen profile's agent. */
 async function send() {
+  if (document.body.dataset.state === "streaming") return;
   const p = profile();
   const agent = config.model ? { ...p.agent, model: { ...p.agent.model, id: config.model } } : p.agent;
   const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: $("message").value }];
