@@ -60,6 +60,10 @@ test: tools
 	@bash tests/run-all.sh
 
 demo: tools pkg
+	node web-demo/server.mjs
+
+.PHONY: demo-cli
+demo-cli: tools pkg
 	node web-demo/replay.mjs $(DEMO_ARGS)
 
 bench: tools pkg
