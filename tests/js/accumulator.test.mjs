@@ -2,7 +2,7 @@
 // errors JS sees, and the shape of what comes back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Accumulator, buildChatArgs } from "../../pkg/node.mjs";
+import { Accumulator, AccumulatorStream, buildChatArgs, streamEvents } from "../../pkg/node.mjs";
 import { checkExpect, randomPieces, streamFixtures } from "./expect.mjs";
 
 function run(pieces, format = "auto") {
@@ -122,4 +122,84 @@ test("inputs JSON cannot carry (a cycle, a BigInt) are invalid_input at their pa
 test("a lone surrogate in an input string becomes U+FFFD instead of failing", () => {
   const body = buildChatArgs({ model: { id: "m" } }, [{ role: "user", content: "a\ud83cb" }]);
   assert.equal(body.messages[0].content, "a\ufffdb");
+});
+
+// ---- streamEvents and AccumulatorStream: the reader is released and the wasm object freed on
+// completion, error and cancel ----
+
+const CHUNKS = ['data: {"choices":[{"delta":{"content":"Hel"}}]}\n\n', 'data: {"choices":[{"delta":{"content":"lo"},"finish_reason":"stop"}]}\n\n'];
+
+function bodyOf(chunks, { failAfter } = {}) {
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (failAfter !== undefined && i === failAfter) return controller.error(new Error("connection reset"));
+      if (i === chunks.length) return controller.close();
+      controller.enqueue(new TextEncoder().encode(chunks[i++]));
+    },
+  });
+}
+
+/** Counts live wasm Accumulators by wrapping free(). */
+function tracking() {
+  const original = Accumulator.prototype.free;
+  let freed = 0;
+  Accumulator.prototype.free = function () { freed++; return original.call(this); };
+  return { freed: () => freed, restore: () => { Accumulator.prototype.free = original; } };
+}
+
+test("streamEvents yields the events then the final message, and frees and releases on completion", async () => {
+  const t = tracking();
+  try {
+    const body = bodyOf(CHUNKS);
+    const items = [];
+    for await (const item of streamEvents(body)) items.push(item);
+    assert.equal(items.at(-1).type, "final");
+    assert.equal(items.at(-1).message.text, "Hello");
+    assert.equal(items.filter((e) => e.type === "text").map((e) => e.text).join(""), "Hello");
+    assert.equal(t.freed(), 1);
+    assert.equal(body.locked, false, "the reader is released");
+  } finally { t.restore(); }
+});
+
+test("streamEvents on a reader error yields the error event and the kept text, then rethrows", async () => {
+  const t = tracking();
+  try {
+    const body = bodyOf(CHUNKS, { failAfter: 1 });
+    const items = [];
+    await assert.rejects(async () => { for await (const item of streamEvents(body)) items.push(item); }, /connection reset/);
+    const final = items.at(-1);
+    assert.equal(final.type, "final");
+    assert.equal(final.message.text, "Hel");
+    assert.equal(final.message.error.outcome, "indeterminate");
+    assert.equal(t.freed(), 1);
+  } finally { t.restore(); }
+});
+
+test("breaking out of streamEvents early frees the accumulator and releases the reader", async () => {
+  const t = tracking();
+  try {
+    const body = bodyOf(CHUNKS);
+    for await (const item of streamEvents(body)) if (item.type === "text") break;
+    assert.equal(t.freed(), 1);
+    assert.equal(body.locked, false);
+  } finally { t.restore(); }
+});
+
+test("AccumulatorStream frees on completion and on cancel", async () => {
+  const t = tracking();
+  try {
+    const stream = new AccumulatorStream();
+    const out = bodyOf(CHUNKS).pipeThrough(stream);
+    const items = [];
+    for await (const item of out) items.push(item);
+    assert.equal(stream.message.text, "Hello");
+    assert.equal(items.at(-1).message.text, "Hello");
+    assert.equal(t.freed(), 1);
+    const cancelled = bodyOf(CHUNKS).pipeThrough(new AccumulatorStream());
+    const reader = cancelled.getReader();
+    await reader.read();
+    await reader.cancel("user left");
+    assert.equal(t.freed(), 2);
+  } finally { t.restore(); }
 });
