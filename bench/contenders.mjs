@@ -177,7 +177,7 @@ function aiSdk(name, format, makeModel) {
         const tools = {};
         for (const c of stream.expected.toolCalls) tools[c.name] ??= tool({ inputSchema: jsonSchema({ type: "object" }) });
         let failure;
-        const r = streamText({ model, prompt: "hi", tools, onError: ({ error }) => { failure = error; } });
+        const r = streamText({ model, prompt: "hi", tools, maxOutputTokens: 1024, onError: ({ error }) => { failure = error; } });
         const [text, reasoning, calls] = await Promise.all([r.text, r.reasoningText, r.toolCalls]);
         if (failure) throw failure;
         return {
@@ -193,5 +193,6 @@ const aiOpenai = aiSdk("ai streamText (@ai-sdk/openai)", "openai",
 const aiAnthropic = aiSdk("ai streamText (@ai-sdk/anthropic)", "anthropic",
   (fetch) => createAnthropic({ apiKey: "sk-ant-bench", baseURL: "http://bench.invalid/v1", fetch })("claude-bench"));
 
+globalThis.AI_SDK_LOG_WARNINGS = false;
 export const BASELINE = baseline.name;
 export const CONTENDERS = [baseline, llmWire, openaiHelper, openaiCreate, anthropicSdk, aiOpenai, aiAnthropic];
