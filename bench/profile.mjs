@@ -1,5 +1,5 @@
-// Where llm-wire's push time goes. Needs a build with the probe methods of bench/probe.patch
-// (`git apply bench/probe.patch` in a scratch copy, then wasm-pack build into a pkg dir):
+// Where llm-wire's push time goes. Needs a build with the probe methods of bench/patches/probe.patch
+// (`git apply bench/patches/probe.patch` in a scratch copy, then wasm-pack build into a pkg dir):
 //
 //   node bench/profile.mjs [--rounds N] PKG_DIR [PKG_DIR...]
 //
@@ -59,7 +59,7 @@ for (const s of [openaiText(), openaiTools(), anthropic()]) {
     // JSON.parse alone of the strings `push` parses (collected once).
     for (const { dir, mod } of mods) {
       const probe = new mod.Accumulator({ format });
-      if (typeof probe.probeCopy !== "function") { console.error(`${dir}: no probe methods (apply bench/probe.patch)`); process.exit(1); }
+      if (typeof probe.probeCopy !== "function") { console.error(`${dir}: no probe methods (apply bench/patches/probe.patch)`); process.exit(1); }
       const strings = chunks.map((c) => probe.probeString(c)).filter(Boolean);
       if (strings.some((x) => x.includes('"type":"error"'))) { console.error(`${dir} ${s.name}: the stream gives an error event; skipped`); continue; }
       jobs.push({ name: `${dir} JSON.parse only`, run: () => { let n = 0; for (const x of strings) n += JSON.parse(x).length; return n; } });
