@@ -40,10 +40,17 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-$(PKG_STAMP): $(WASM_SRC) $(wildcard pkg-template/*) | .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) $(shell find pkg-template -type f) | .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
 	wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack
-	cp pkg-template/* $(PKG)/
+	@# CommonJS glue for require(): the same .wasm, instantiated synchronously by wasm-bindgen's nodejs glue.
+	rm -rf target/pkg-cjs
+	wasm-bindgen --target nodejs --out-dir target/pkg-cjs --out-name llm_wire target/wasm32-unknown-unknown/release/llm_wire.wasm
+	cp target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.cjs
+	cp -r pkg-template/* $(PKG)/
+	@# helpers.cjs is helpers.mjs with its one export made a CommonJS one.
+	sed 's/^export function makeHelpers/function makeHelpers/' pkg-template/helpers.mjs > $(PKG)/helpers.cjs
+	echo 'module.exports = { makeHelpers };' >> $(PKG)/helpers.cjs
 	cp README.md $(PKG)/
 	rm -f $(PKG)/.gitignore
 	touch $@

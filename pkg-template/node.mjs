@@ -1,8 +1,10 @@
-// Node entry: instantiates the module synchronously from the file beside it, so
+// Node (ESM): instantiates the module synchronously from the file beside it, so
 // `import { Accumulator } from "llm-wire"` needs no `await init()`.
 import { readFileSync } from "node:fs";
-import { initSync } from "./llm_wire.js";
+import { initSync, Accumulator } from "./llm_wire.js";
+import { makeHelpers } from "./helpers.mjs";
 
 initSync({ module: readFileSync(new URL("./llm_wire_bg.wasm", import.meta.url)) });
 
 export * from "./llm_wire.js";
+export const { streamEvents, AccumulatorStream } = makeHelpers(Accumulator);

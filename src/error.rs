@@ -49,16 +49,35 @@ pub struct Error {
     pub code: ErrorCode,
     pub message: String,
     pub path: Option<String>,
+    /// For `provider_error`: what the provider itself said, beside its message.
+    pub provider: Option<Box<ProviderDetail>>,
+}
+
+/// The provider's own classification of an error body (`{"error": {type, code, message}}`),
+/// kept verbatim so callers can branch on it (`insufficient_quota`, `overloaded_error`, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProviderDetail {
+    /// The provider's error `type` (`invalid_request_error`, `overloaded_error`, ...).
+    pub kind: Option<String>,
+    /// The provider's error `code` (`unsupported_parameter`, `429`, ...), numbers as text.
+    pub code: Option<String>,
+    /// Whether the type or code names a transient condition worth retrying.
+    pub retryable: bool,
 }
 
 impl Error {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), path: None }
+        Error { code, message: message.into(), path: None, provider: None }
+    }
+
+    /// A `provider_error`: the provider's message verbatim, its type and code beside it.
+    pub fn provider(message: impl Into<String>, detail: ProviderDetail) -> Self {
+        Error { code: ErrorCode::ProviderError, message: message.into(), path: None, provider: Some(Box::new(detail)) }
     }
 
     /// An `invalid_input` error at `path`.
     pub fn invalid_input(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Error { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()) }
+        Error { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()), provider: None }
     }
 
     pub fn with_path(mut self, path: impl Into<String>) -> Self {

@@ -1,1 +1,248 @@
-//! process and toMessage (§8): dispatch by provider and apiType.
+//! process and toMessage (§8): a non-streamed response body → the §8 result, or the normalised
+//! message, dispatched by provider and apiType (DESIGN.md §3).
+//!
+//! Chat, Anthropic and Responses bodies are replayed into the same `MessageBuilder` the stream
+//! accumulator uses, so `to_message` of a body equals `Accumulator::finish` of its streamed form,
+//! and `process` is read off that message. Embeddings and images have no message form.
+
+pub(crate) mod errors;
+mod span;
+
+use serde_json::Value;
+
+pub use span::{message_span, Span};
+
+use crate::accumulator::MessageBuilder;
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{Agent, FinalMessage, ProcessResult};
+use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+use crate::Limits;
+
+/// A response body: the raw text (parsed here, the faster path) or an already parsed value.
+#[derive(Debug, Clone, Copy)]
+pub enum ResponseBody<'a> {
+    Text(&'a str),
+    Json(&'a Value),
+}
+
+impl<'a> From<&'a str> for ResponseBody<'a> {
+    fn from(text: &'a str) -> Self {
+        ResponseBody::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for ResponseBody<'a> {
+    fn from(text: &'a String) -> Self {
+        ResponseBody::Text(text)
+    }
+}
+
+impl<'a> From<&'a Value> for ResponseBody<'a> {
+    fn from(value: &'a Value) -> Self {
+        ResponseBody::Json(value)
+    }
+}
+
+impl ResponseBody<'_> {
+    /// The body as JSON text. A parsed value is serialised once, so both forms take one path.
+    fn text(&self) -> Result<std::borrow::Cow<'_, str>> {
+        match self {
+            // A string value is the body text, as a JS string is.
+            ResponseBody::Text(text) => Ok(std::borrow::Cow::Borrowed(text)),
+            ResponseBody::Json(Value::String(text)) => Ok(std::borrow::Cow::Borrowed(text.as_str())),
+            ResponseBody::Json(value) => serde_json::to_string(value)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| Error::new(ErrorCode::InvalidInput, format!("the response cannot be read: {e}"))),
+        }
+    }
+}
+
+/// The wire API of a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Api {
+    Chat,
+    Anthropic,
+    Responses,
+    Embedding,
+    Image,
+}
+
+impl Api {
+    /// DESIGN.md §3: provider `anthropic` is Anthropic Messages, whatever the apiType; every
+    /// other provider is OpenAI-compatible and dispatched by apiType (default `chat`).
+    pub(crate) fn of(agent: &Agent) -> Result<Api> {
+        if agent.model.provider == "anthropic" {
+            return Ok(Api::Anthropic);
+        }
+        match agent.model.api_type.as_str() {
+            "" | "chat" => Ok(Api::Chat),
+            "responses" => Ok(Api::Responses),
+            "embedding" => Ok(Api::Embedding),
+            "image" => Ok(Api::Image),
+            other => Err(Error::invalid_input(
+                "agent.model.apiType",
+                format!("unknown apiType {other:?}: expected chat, responses, embedding or image"),
+            )),
+        }
+    }
+
+    /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
+    /// or an `output` list, else chat).
+    fn detect(text: &str) -> Result<Api> {
+        #[derive(serde::Deserialize)]
+        struct Shape<'a> {
+            #[serde(default, borrow, rename = "type")]
+            kind: crate::providers::Scalar<'a>,
+            #[serde(default, borrow)]
+            object: crate::providers::Scalar<'a>,
+            #[serde(default)]
+            output: Option<serde::de::IgnoredAny>,
+        }
+        let shape: Shape<'_> = parse(text)?;
+        Ok(match (shape.kind.as_deref(), shape.object.as_deref()) {
+            (Some("message") | Some("error"), _) => Api::Anthropic,
+            (_, Some("response")) => Api::Responses,
+            _ if shape.output.is_some() => Api::Responses,
+            _ => Api::Chat,
+        })
+    }
+}
+
+fn parse<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
+    let fail = |message: String| Error::new(ErrorCode::InvalidJson, message).with_path("response");
+    // serde reads a struct from a JSON array too (by position): a body must be an object.
+    if !text.trim_start().starts_with('{') {
+        return Err(fail("the response body is not a JSON object".into()));
+    }
+    serde_json::from_str(text).map_err(|e| fail(format!("the response body is not a valid response object: {e}")))
+}
+
+/// Options of [`process_with`].
+#[derive(Default)]
+pub struct ProcessOptions<'f> {
+    /// Receives the `process` trace span (§8) once the result is known.
+    pub on_span: Option<&'f mut dyn FnMut(Span)>,
+}
+
+/// §8: the result of a non-streamed response body.
+///
+/// Tool calls win over content; with `agent.outputs` the text is JSON-parsed (the raw string
+/// when it does not parse); a chat refusal returns its text; one embedding or image gives one
+/// value, several a list. A provider error body is `Err(provider_error)`; an embedding or image
+/// body with no data is `Err(empty_response)`.
+///
+/// ```
+/// use llm_wire::{process, Agent, ProcessResult};
+///
+/// let body = r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}"#;
+/// assert_eq!(process(&Agent::default(), body).unwrap(), ProcessResult::Text("Hi".into()));
+/// ```
+pub fn process<'a>(agent: &Agent, response: impl Into<ResponseBody<'a>>) -> Result<ProcessResult> {
+    process_with(agent, response, ProcessOptions::default())
+}
+
+/// [`process`] with options (the trace span callback).
+pub fn process_with<'a>(
+    agent: &Agent,
+    response: impl Into<ResponseBody<'a>>,
+    options: ProcessOptions<'_>,
+) -> Result<ProcessResult> {
+    let response = response.into();
+    let text = response.text()?;
+    let mut message = None;
+    let outcome = (|| match Api::of(agent)? {
+        Api::Embedding => parse::<openai_embeddings::response::EmbeddingBody<'_>>(&text)?.result(),
+        Api::Image => parse::<openai_images::response::ImageBody<'_>>(&text)?.result(),
+        api => {
+            let (built, extra) = message_of(api, &text, provider_of(Some(agent)))?;
+            result_of(agent, message.insert(built), extra)
+        }
+    })();
+    if let Some(on_span) = options.on_span {
+        // §8: every call emits its span; a failed one says why in `error.type` (OTel convention).
+        let mut span = span::process_span(agent, message.as_ref(), &text);
+        if let Err(e) = &outcome {
+            span.attributes.insert("error.type".into(), e.code.as_str().into());
+        }
+        on_span(span);
+    }
+    outcome
+}
+
+/// The normalised message of a non-streamed chat, Responses or Anthropic body: the same shape
+/// and values `Accumulator::finish` gives for its streamed form, with `complete: true`.
+///
+/// With an agent the API comes from it (DESIGN.md §3); without one, from the body's shape.
+/// A provider error body is `Err(provider_error)`; embeddings and images have no message form.
+pub fn to_message<'a>(response: impl Into<ResponseBody<'a>>, agent: Option<&Agent>) -> Result<FinalMessage> {
+    let response = response.into();
+    let text = response.text()?;
+    let api = match agent {
+        Some(agent) => Api::of(agent)?,
+        None => Api::detect(&text)?,
+    };
+    if matches!(api, Api::Embedding | Api::Image) {
+        return Err(Error::invalid_input(
+            "agent.model.apiType",
+            "embedding and image responses have no message form: use process",
+        ));
+    }
+    Ok(message_of(api, &text, provider_of(agent))?.0)
+}
+
+/// The provider an agent names, as the stream reports it (`AccumulatorOptions.provider`).
+fn provider_of(agent: Option<&Agent>) -> Option<String> {
+    agent.map(|a| a.model.provider.as_str()).filter(|p| !p.is_empty()).map(str::to_owned)
+}
+
+/// What `process` needs beyond the message.
+#[derive(Default)]
+struct Extra {
+    /// A refusal's text, which §8.1 returns where the stream reports an error.
+    refusal: Option<String>,
+    /// The Responses SDK accessor `output_text`, when a recorded body carries it (§8.4).
+    output_text: Option<String>,
+}
+
+fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
+    let mut b = MessageBuilder::new(Limits::default(), provider);
+    let mut extra = Extra::default();
+    match api {
+        Api::Anthropic => parse::<anthropic::response::MessageBody<'_>>(text)?.feed(&mut b)?,
+        Api::Responses => {
+            let body: openai_responses::response::ResponseBody<'_> = parse(text)?;
+            extra.output_text = body.output_text.as_deref().map(str::to_owned);
+            extra.refusal = body.feed(&mut b)?;
+        }
+        _ => {
+            let extras = parse::<openai_chat::response::Completion<'_>>(text)?.feed(&mut b)?;
+            if !extras.has_choices {
+                return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
+            }
+            extra.refusal = extras.refusal;
+        }
+    }
+    // The builder also produced stream events; a body has no use for them.
+    b.events.clear();
+    Ok((b.build(), extra))
+}
+
+/// §8.1/§8.4/§8.5 read off the message: tool calls, else the text (JSON-parsed when the agent
+/// has outputs, the raw string when it does not parse), else a refusal's text.
+fn result_of(agent: &Agent, message: &FinalMessage, extra: Extra) -> Result<ProcessResult> {
+    if !message.tool_calls.is_empty() {
+        return Ok(ProcessResult::ToolCalls(message.tool_calls.clone()));
+    }
+    let text = extra.output_text.unwrap_or_else(|| message.text.clone());
+    if text.is_empty() {
+        if let Some(refusal) = extra.refusal.filter(|r| !r.is_empty()) {
+            return Ok(ProcessResult::Text(refusal));
+        }
+    }
+    if agent.has_outputs() && !text.is_empty() {
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            return Ok(ProcessResult::Json(value));
+        }
+    }
+    Ok(ProcessResult::Text(text))
+}

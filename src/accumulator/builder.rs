@@ -174,7 +174,9 @@ impl MessageBuilder {
             return;
         }
         let state = self.choice(choice);
-        match state.slots.last_mut() {
+        // After a block boundary the signature belongs to a new (still empty) reasoning block.
+        let last = if std::mem::take(&mut state.break_block) { None } else { state.slots.last_mut() };
+        match last {
             Some(Slot::Reasoning { signature: Some(sig), redacted: None, .. }) => sig.push_str(signature),
             Some(Slot::Reasoning { signature: sig @ None, redacted: None, .. }) => *sig = Some(signature.to_owned()),
             _ => state.slots.push(Slot::Reasoning {

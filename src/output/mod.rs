@@ -1,1 +1,77 @@
-//! The output parser: tool-argument parsing and structured-output validation.
+//! The output parser: tool-call arguments to actions, and structured output validated against
+//! the agent's `outputs` (Orbiter's `parse_tool_arguments` / `parse_structured_output`).
+
+mod lenient;
+mod validate;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::{Property, ToolCall};
+
+/// A tool call ready to run: its arguments parsed to an object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Action {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub arguments: Map<String, Value>,
+}
+
+/// Parses every call's JSON arguments. An empty (or all-blank) string is `{}`, as models send
+/// for tools without parameters; invalid JSON or a value that is not an object is
+/// `invalid_json`, naming the call and with the path `toolCalls[i].arguments`.
+pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
+    tool_calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let fail = |why: String| {
+                Error::new(ErrorCode::InvalidJson, format!("tool call {:?} ({}): {why}", call.id, call.name))
+                    .with_path(format!("toolCalls[{i}].arguments"))
+            };
+            let text = call.arguments.trim();
+            let arguments = if text.is_empty() {
+                Map::new()
+            } else {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Object(map)) => map,
+                    Ok(other) => {
+                        return Err(fail(format!("arguments are {}, not an object", validate::kind_of(&other))))
+                    }
+                    Err(e) => return Err(fail(format!("arguments are not valid JSON: {e}"))),
+                }
+            };
+            Ok(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments })
+        })
+        .collect()
+}
+
+/// Options of [`parse_structured_output`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StructuredOptions {
+    /// Accept the usual damage of model output when the text is not JSON as it stands: a
+    /// fenced ```` ```json ```` block, prose around exactly one balanced object, trailing commas.
+    /// A repair that does not yield one object is still an error, never `{}`.
+    pub lenient: bool,
+}
+
+/// Parses `text` as JSON and validates it against `outputs`, the properties of the expected
+/// object (types with integer apart from float, required, enums, nested objects and arrays, no
+/// unknown keys: structured output is always strict, DESIGN.md §3).
+///
+/// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
+/// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
+pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
+    let value = match serde_json::from_str::<Value>(text.trim()) {
+        Ok(value) => value,
+        Err(e) if options.lenient => lenient::repair(text).map_err(|why| {
+            Error::new(ErrorCode::InvalidJson, format!("the output is not JSON ({e}) and cannot be repaired: {why}"))
+                .with_path("$")
+        })?,
+        Err(e) => return Err(Error::new(ErrorCode::InvalidJson, format!("the output is not JSON: {e}")).with_path("$")),
+    };
+    validate::object(&value, outputs, &mut validate::JsonPath::root())?;
+    Ok(value)
+}

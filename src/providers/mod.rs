@@ -13,6 +13,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
+use crate::error::ErrorCode;
 use crate::model::{ErrorInfo, Outcome};
 
 /// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
@@ -131,4 +132,14 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "timeout"
             | "timeout_error"
     )
+}
+
+/// A chunk that is not JSON: reported, and the stream goes on.
+pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
+    ErrorInfo {
+        message: format!("a stream event is not valid JSON: {err}"),
+        code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
+        outcome: Outcome::Indeterminate,
+        retryable: Some(false),
+    }
 }

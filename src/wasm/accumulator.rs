@@ -9,7 +9,8 @@ use wasm_bindgen::JsCast;
 use super::convert::{js_error, to_js, to_json};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
-use crate::model::FinalMessage;
+use crate::model::{Agent, FinalMessage};
+use crate::process::message_span;
 use crate::Limits;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -21,8 +22,10 @@ export interface AccumulatorOptions {
   format?: StreamFormat;
   /** Reported as `provider` when the stream does not name one. */
   provider?: string;
-  /** The agent, for `result()`: its `outputs` make the text JSON-parsed. */
+  /** The agent, for `result()` (its `outputs` make the text JSON-parsed) and the trace span. */
   agent?: Agent;
+  /** Receives the `process` trace span (`gen_ai.*` response attributes) when `finish()` first builds the message. */
+  onSpan?: (span: Span) => void;
   maxEventBytes?: number;
   maxBufferedBytes?: number;
   maxToolArgumentBytes?: number;
@@ -81,7 +84,8 @@ export type Result = string | JsonValue | ToolCall[] | number[] | number[][] | s
 pub struct JsAccumulator {
     inner: Option<Accumulator>,
     finished: Option<FinalMessage>,
-    has_outputs: bool,
+    agent: Option<Agent>,
+    on_span: Option<js_sys::Function>,
     scratch: Vec<u8>,
 }
 
@@ -91,9 +95,25 @@ impl JsAccumulator {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AccumulatorOptions | undefined")] options: JsValue,
     ) -> Result<JsAccumulator, JsValue> {
+        // The callback is taken out first: a function is not JSON data.
+        let mut on_span = None;
+        let options = if options.is_object() {
+            on_span = js_sys::Reflect::get(&options, &"onSpan".into())?.dyn_into::<js_sys::Function>().ok();
+            let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+            js_sys::Reflect::delete_property(&copy, &"onSpan".into())?;
+            copy.into()
+        } else {
+            options
+        };
         let options = to_json(options, "options")?;
-        let (options, has_outputs) = read_options(&options).map_err(|e| js_error(&e))?;
-        Ok(JsAccumulator { inner: Some(Accumulator::new(options)), finished: None, has_outputs, scratch: Vec::new() })
+        let (options, agent) = read_options(&options).map_err(|e| js_error(&e))?;
+        Ok(JsAccumulator {
+            inner: Some(Accumulator::new(options)),
+            finished: None,
+            agent,
+            on_span,
+            scratch: Vec::new(),
+        })
     }
 
     /// Feeds the next bytes (split anywhere) and returns the events they complete.
@@ -152,14 +172,20 @@ impl JsAccumulator {
     /// The consolidated message (flushing first when needed). May be called again.
     #[wasm_bindgen(unchecked_return_type = "FinalMessage")]
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        to_js(self.final_message())
+        let first = self.finished.is_none();
+        let message = self.final_message();
+        let json = to_js(message)?;
+        if let (true, Some(on_span), Some(message)) = (first, &self.on_span, &self.finished) {
+            on_span.call1(&JsValue::NULL, &to_js(&message_span(self.agent.as_ref(), message))?)?;
+        }
+        Ok(json)
     }
 
     /// The §8.6 view: tool calls, or the text (JSON-parsed when the agent has outputs).
     /// Throws `model_refused` on a refusal and the stream's error on a failed stream.
     #[wasm_bindgen(unchecked_return_type = "Result")]
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
-        let has_outputs = self.has_outputs;
+        let has_outputs = self.agent.as_ref().is_some_and(Agent::has_outputs);
         let result = self.final_message().result(has_outputs).map_err(|e| js_error(&e))?;
         to_js(&result)
     }
@@ -185,12 +211,12 @@ fn finished_error() -> Error {
 }
 
 /// Reads `AccumulatorOptions`; every bad value is an `invalid_input` at its path.
-fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, bool)> {
+fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Agent>)> {
     let mut out = AccumulatorOptions::default();
-    let mut has_outputs = false;
+    let mut agent_out = None;
     let Some(map) = options.as_object() else {
         return match options {
-            Value::Null => Ok((out, false)),
+            Value::Null => Ok((out, None)),
             _ => Err(Error::invalid_input("options", "options must be an object")),
         };
     };
@@ -229,11 +255,11 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, bool)> {
         Some(_) => return Err(Error::invalid_input("options.provider", "provider must be a string")),
     }
     if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
-        let agent = crate::model::Agent::from_json(agent).map_err(|e| match e.path {
+        let agent = Agent::from_json(agent).map_err(|e| match e.path {
             Some(path) => Error { path: Some(format!("options.{path}")), ..e },
             None => e,
         })?;
-        has_outputs = agent.has_outputs();
+        agent_out = Some(agent);
     }
-    Ok((out, has_outputs))
+    Ok((out, agent_out))
 }

@@ -1,1 +1,284 @@
 //! wasm exports of process, toMessage and the output parser.
+//!
+//! A response arrives as a JS string (parsed in Rust) or an object, which is turned into JSON
+//! text once by the engine's `JSON.stringify` and then read by the same borrowing parser:
+//! one crossing, where walking the object through serde-wasm-bindgen costs a call per property.
+//! Results leave as JSON text through `JSON.parse`, so JS receives plain data.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{js_error, to_js, to_json};
+use crate::error::{Error, ErrorCode};
+use crate::model::{Agent, Property, ToolCall};
+use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
+use crate::process::{process_with, to_message, ProcessOptions, Span};
+
+#[wasm_bindgen(typescript_custom_section)]
+const PROCESS_TYPES: &'static str = r#"
+/** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
+export interface Span { name: "process"; attributes: { [name: string]: string | number | string[] } }
+export interface ProcessOptions { onSpan?: (span: Span) => void }
+/** A tool call with its arguments parsed (Orbiter `ActionModel`). */
+export interface Action { toolCallId: string; toolName: string; arguments: { [key: string]: JsonValue } }
+/** `lenient`: accept a fenced block, text around one object, trailing commas. */
+export interface StructuredOptions { lenient?: boolean }
+"#;
+
+/// The crate error as a JS `Error`; a `provider_error` also carries the provider's own
+/// `providerType`, `providerCode` and `retryable`.
+fn error(e: &Error) -> JsValue {
+    let js = js_error(e);
+    if let Some(detail) = &e.provider {
+        let set = |k: &str, v: JsValue| {
+            let _ = js_sys::Reflect::set(&js, &k.into(), &v);
+        };
+        if let Some(kind) = &detail.kind {
+            set("providerType", kind.as_str().into());
+        }
+        if let Some(code) = &detail.code {
+            set("providerCode", code.as_str().into());
+        }
+        set("retryable", detail.retryable.into());
+    }
+    js
+}
+
+/// A response as JSON text: a string as it is, anything else through `JSON.stringify`.
+fn response_text(response: &JsValue) -> Result<String, JsValue> {
+    if let Some(text) = response.as_string() {
+        return Ok(text);
+    }
+    if response.is_undefined() || response.is_null() {
+        return Err(error(&Error::invalid_input("response", "a response body is required")));
+    }
+    js_sys::JSON::stringify(response)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| error(&Error::invalid_input("response", "the response is not JSON data")))
+}
+
+fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
+    Agent::from_json(&to_json(agent, "agent")?).map_err(|e| error(&e))
+}
+
+/// §8: the result of a non-streamed response body (`options.onSpan` receives the trace span).
+#[wasm_bindgen(js_name = process, unchecked_return_type = "Result")]
+pub fn process_js(
+    #[wasm_bindgen(unchecked_param_type = "Agent")] agent: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] response: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ProcessOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let agent = read_agent(agent)?;
+    let text = response_text(&response)?;
+    let on_span = if options.is_object() {
+        js_sys::Reflect::get(&options, &"onSpan".into())?.dyn_into::<js_sys::Function>().ok()
+    } else {
+        None
+    };
+    let mut span: Option<Span> = None;
+    let mut keep = |s: Span| span = Some(s);
+    let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut keep) } else { None } };
+    let result = process_with(&agent, text.as_str(), options);
+    if let (Some(f), Some(span)) = (on_span, span) {
+        // The callback runs once the outcome is known, failed or not; an exception it throws
+        // reaches the caller.
+        f.call1(&JsValue::NULL, &to_js(&span)?)?;
+    }
+    to_js(&result.map_err(|e| error(&e))?)
+}
+
+/// The normalised `FinalMessage` of a non-streamed chat, Responses or Anthropic body.
+#[wasm_bindgen(js_name = toMessage, unchecked_return_type = "FinalMessage")]
+pub fn to_message_js(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] response: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Agent | undefined")] agent: JsValue,
+) -> Result<JsValue, JsValue> {
+    let agent = if agent.is_undefined() || agent.is_null() { None } else { Some(read_agent(agent)?) };
+    let text = response_text(&response)?;
+    to_js(&to_message(text.as_str(), agent.as_ref()).map_err(|e| error(&e))?)
+}
+
+/// Each call's JSON arguments parsed to an object (`""` is `{}`).
+#[wasm_bindgen(js_name = parseToolArguments, unchecked_return_type = "Action[]")]
+pub fn parse_tool_arguments_js(
+    #[wasm_bindgen(unchecked_param_type = "ToolCall[]")] tool_calls: JsValue,
+) -> Result<JsValue, JsValue> {
+    let calls = read_tool_calls(&to_json(tool_calls, "toolCalls")?).map_err(|e| error(&e))?;
+    to_js(&parse_tool_arguments(&calls).map_err(|e| error(&e))?)
+}
+
+/// `text` parsed and validated against `outputs`; the error's `path` names the first violation.
+#[wasm_bindgen(js_name = parseStructuredOutput, unchecked_return_type = "JsonValue")]
+pub fn parse_structured_output_js(
+    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "Property[]")] outputs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StructuredOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let outputs = Property::list_from_json(&to_json(outputs, "outputs")?, "outputs").map_err(|e| error(&e))?;
+    let options = to_json(options, "options")?;
+    let lenient = match options.get("lenient") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(error(&Error::invalid_input("options.lenient", "expected a boolean"))),
+    };
+    to_js(&parse_structured_output(text, &outputs, StructuredOptions { lenient }).map_err(|e| error(&e))?)
+}
+
+/// `[{id, name, arguments}]`; `arguments` may also be an already parsed object (it is
+/// serialised back, so the parser sees what the wire would carry).
+fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
+    let Value::Array(items) = value else {
+        return Err(Error::invalid_input("toolCalls", "expected a list of tool calls"));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let text = |k: &str| match item.get(k) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                None | Some(Value::Null) => Ok(String::new()),
+                Some(_) => Err(Error::invalid_input(format!("toolCalls[{i}].{k}"), "expected a string")),
+            };
+            let arguments = match item.get("arguments") {
+                Some(v @ Value::Object(_)) => v.to_string(),
+                _ => text("arguments")?,
+            };
+            if !item.is_object() {
+                return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
+                    .with_path(format!("toolCalls[{i}]")));
+            }
+            Ok(ToolCall { id: text("id")?, name: text("name")?, arguments })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The exports as JS sees them: plain data out, `Error`s with `code`, `path` and provider detail.
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn js(text: &str) -> JsValue {
+        js_sys::JSON::parse(text).unwrap()
+    }
+
+    fn text(value: &JsValue) -> String {
+        js_sys::JSON::stringify(value).unwrap().as_string().unwrap()
+    }
+
+    fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &name.into()).unwrap()
+    }
+
+    #[wasm_bindgen_test]
+    fn every_process_vector_passes_through_the_export_from_an_object_and_from_a_string() {
+        let all: Value = serde_json::from_str(include_str!("../../tests/conformance/prompty-vectors.json")).unwrap();
+        for entry in all["vectors"].as_array().unwrap().iter().filter(|v| v["operation"] == "process") {
+            let input = &entry["vector"]["input"];
+            let outputs = if input["has_outputs"] == true {
+                serde_json::json!([{"name": "x", "kind": "object"}])
+            } else {
+                serde_json::json!([])
+            };
+            let agent = serde_json::json!({"model": {"id": "m", "provider": input["provider"], "apiType": input["apiType"]}, "outputs": outputs});
+            let want = &entry["vector"]["expected"]["result"];
+            for response in [js(&input["response"].to_string()), JsValue::from_str(&input["response"].to_string())] {
+                let got = process_js(js(&agent.to_string()), response, JsValue::UNDEFINED).unwrap();
+                assert_eq!(&serde_json::from_str::<Value>(&text(&got)).unwrap(), want);
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_provider_error_becomes_a_js_error_with_code_and_provider_detail() {
+        let err = process_js(
+            js(r#"{"model": {"id": "m"}}"#),
+            JsValue::from_str(r#"{"error": {"message": "slow down", "type": "rate_limit_error"}}"#),
+            JsValue::UNDEFINED,
+        )
+        .unwrap_err();
+        assert_eq!(field(&err, "code"), "provider_error");
+        assert_eq!(field(&err, "message"), "slow down");
+        assert_eq!(field(&err, "providerType"), "rate_limit_error");
+        assert_eq!(field(&err, "retryable"), true);
+    }
+
+    #[wasm_bindgen_test]
+    fn structured_output_errors_carry_the_path() {
+        let err =
+            parse_structured_output_js(r#"{"a": 1}"#, js(r#"[{"name": "a", "kind": "string"}]"#), JsValue::UNDEFINED)
+                .unwrap_err();
+        assert_eq!(field(&err, "code"), "validation_failed");
+        assert_eq!(field(&err, "path"), "$.a");
+    }
+
+    #[wasm_bindgen_test]
+    fn tool_arguments_parse_to_plain_actions() {
+        let got = parse_tool_arguments_js(js(r#"[{"id": "c", "name": "f", "arguments": ""}]"#)).unwrap();
+        assert_eq!(text(&got), r#"[{"toolCallId":"c","toolName":"f","arguments":{}}]"#);
+    }
+
+    #[wasm_bindgen_test]
+    fn on_span_receives_the_process_span_as_plain_data() {
+        let on_span = js_sys::Function::new_with_args("span", "globalThis.__llmWireSpan = span");
+        let options = js_sys::Object::new();
+        js_sys::Reflect::set(&options, &"onSpan".into(), &on_span).unwrap();
+        let body = r#"{"id": "r1", "choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}"#;
+        process_js(js(r#"{"model": {"id": "m"}}"#), JsValue::from_str(body), options.into()).unwrap();
+        let span = field(&js_sys::global(), "__llmWireSpan");
+        assert_eq!(field(&span, "name"), "process");
+        assert_eq!(field(&field(&span, "attributes"), "gen_ai.response.id"), "r1");
+    }
+
+    /// Measures the two ways an object response can enter Rust (run by hand: `--include-ignored`).
+    #[wasm_bindgen_test]
+    #[ignore]
+    fn measure_stringify_against_serde_wasm_bindgen() {
+        let perf = field(&js_sys::global(), "performance");
+        let now = || {
+            js_sys::Reflect::get(&perf, &"now".into())
+                .unwrap()
+                .dyn_into::<js_sys::Function>()
+                .unwrap()
+                .call0(&perf)
+                .unwrap()
+                .as_f64()
+                .unwrap()
+        };
+        let bodies = [
+            include_str!("../../tests/fixtures/openai-responses/vercel-web-search.json").to_owned(),
+            include_str!("../../tests/fixtures/openai-embeddings/vercel-batch-float.json").to_owned(),
+            serde_json::json!({"data": [{"index": 0, "embedding": vec![0.0123456f64; 3072]}]}).to_string(),
+            serde_json::json!({"choices": [{"message": {"content": "x".repeat(1 << 20)}, "finish_reason": "stop"}]})
+                .to_string(),
+        ];
+        for body in bodies {
+            let object = js(&body);
+            let n = 200;
+            let t0 = now();
+            for _ in 0..n {
+                let text = response_text(&object).unwrap();
+                std::hint::black_box(text);
+            }
+            let t1 = now();
+            for _ in 0..n {
+                let v: Value = serde_wasm_bindgen::from_value(object.clone()).unwrap();
+                std::hint::black_box(serde_json::to_string(&v).unwrap());
+            }
+            let t2 = now();
+            console_log(&format!(
+                "{} bytes: stringify {:.3} ms, serde-wasm-bindgen {:.3} ms",
+                body.len(),
+                (t1 - t0) / n as f64,
+                (t2 - t1) / n as f64
+            ));
+        }
+    }
+
+    fn console_log(s: &str) {
+        let console = field(&js_sys::global(), "console");
+        let log = field(&console, "log").dyn_into::<js_sys::Function>().unwrap();
+        log.call1(&console, &s.into()).unwrap();
+    }
+}

@@ -78,6 +78,7 @@ pub fn register_tool_js(
 mod tests {
     //! The exports as JS sees them: plain data out, `Error`s with `code` and `path`.
     use super::*;
+    use serde_json::Value;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn js(text: &str) -> JsValue {

@@ -15,6 +15,8 @@ pub const STREAM_DIRS: &[(&str, &str)] = &[
     ("minimax", "openai-chat"),
     ("ollama", "openai-chat"),
     ("openrouter", "openai-chat"),
+    ("anthropic", "anthropic"),
+    ("openai-responses", "openai-responses"),
 ];
 
 /// The format of a fixture, from its directory.

@@ -99,3 +99,15 @@ test("buildChatArgs is exported and returns plain data", () => {
   const body = buildChatArgs({ model: { id: "gpt-4o" } }, [{ role: "user", content: "Hi" }]);
   assert.deepEqual(body, { model: "gpt-4o", messages: [{ role: "user", content: "Hi" }] });
 });
+
+test("onSpan receives the process span once, when finish() first builds the message", () => {
+  const spans = [];
+  const acc = new Accumulator({ agent: { model: { id: "gpt-4o", provider: "openai" } }, onSpan: (span) => spans.push(span) });
+  acc.push('data: {"id":"r1","model":"gpt-4o","choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}\n\n');
+  acc.finish();
+  acc.finish();
+  assert.equal(spans.length, 1);
+  assert.equal(spans[0].name, "process");
+  assert.equal(spans[0].attributes["gen_ai.usage.input_tokens"], 3);
+  assert.equal(spans[0].attributes["gen_ai.response.id"], "r1");
+});

@@ -9,6 +9,7 @@ export const FIXTURES = new URL("../fixtures/", import.meta.url);
 export const STREAM_DIRS = {
   "openai-chat": "openai-chat", "azure-openai": "openai-chat", deepseek: "openai-chat", groq: "openai-chat",
   mistral: "openai-chat", minimax: "openai-chat", ollama: "openai-chat", openrouter: "openai-chat",
+  anthropic: "anthropic", "openai-responses": "openai-responses",
 };
 
 /** Every `.sse` fixture: {name, format, body, expect?}. */

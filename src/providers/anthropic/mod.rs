@@ -6,4 +6,6 @@ pub(crate) mod response;
 mod stream;
 mod usage;
 
+pub(crate) use finish_reason::map_stop_reason;
 pub(crate) use stream::AnthropicStream;
+pub(crate) use usage::convert_usage;

@@ -1,1 +1,141 @@
-//! Non-streamed response processing (DESIGN.md §8). Filled in by the process work.
+//! A non-streamed Anthropic Messages body (§8.5) → the normalised message.
+//!
+//! Each content block is replayed into the builder the way its streamed form arrives
+//! (`content_block_start`, deltas, `content_block_stop`): text with its citations, thinking with
+//! its signature, redacted thinking, `tool_use` (its `input` object becomes the arguments JSON
+//! string, key order and number spelling kept), and server blocks kept whole.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{convert_usage, map_stop_reason};
+use crate::accumulator::MessageBuilder;
+use crate::error::Result;
+use crate::model::RawJson;
+use crate::process::errors::ErrorField;
+use crate::providers::Scalar;
+
+#[derive(Deserialize)]
+pub(crate) struct MessageBody<'a> {
+    #[serde(default, borrow)]
+    pub(crate) id: Scalar<'a>,
+    #[serde(default, borrow)]
+    model: Scalar<'a>,
+    #[serde(default, borrow)]
+    content: Option<Vec<&'a RawValue>>,
+    #[serde(default, borrow)]
+    stop_reason: Scalar<'a>,
+    #[serde(default, borrow)]
+    usage: Option<&'a RawValue>,
+    #[serde(default, borrow, rename = "type")]
+    pub(crate) kind: Scalar<'a>,
+    /// `{"type": "error", "error": {...}}`.
+    #[serde(default, borrow)]
+    pub(crate) error: ErrorField<'a>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct ContentBlock<'a> {
+    #[serde(default, borrow, rename = "type")]
+    pub(crate) kind: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) text: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) citations: Option<Vec<&'a RawValue>>,
+    #[serde(default, borrow)]
+    pub(crate) thinking: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) signature: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) data: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) id: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) name: Scalar<'a>,
+    #[serde(default, borrow)]
+    pub(crate) input: Option<&'a RawValue>,
+}
+
+impl MessageBody<'_> {
+    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`.
+    pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
+        self.error.check()?;
+        if self.kind.as_deref() == Some("error") {
+            return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
+        }
+        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        for (index, raw) in self.content.into_iter().flatten().enumerate() {
+            let Ok(block) = serde_json::from_str::<ContentBlock<'_>>(raw.get()) else {
+                b.other_block(0, "unknown", RawJson::from_raw(raw));
+                continue;
+            };
+            b.break_block(0);
+            match block.kind.as_deref().unwrap_or("") {
+                "text" => {
+                    b.text(0, block.text.as_deref().unwrap_or(""))?;
+                    for citation in block.citations.into_iter().flatten() {
+                        b.citation(0, RawJson::from_raw(citation));
+                    }
+                }
+                "thinking" => {
+                    b.reasoning(0, block.thinking.as_deref().unwrap_or(""))?;
+                    b.reasoning_signature(0, block.signature.as_deref().unwrap_or(""));
+                }
+                "redacted_thinking" => b.redacted_reasoning(0, block.data.as_deref().unwrap_or("")),
+                "tool_use" => {
+                    let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
+                    let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
+                    let arguments = block.input.map_or_else(|| "{}".to_owned(), |input| minify(input.get()));
+                    b.tool_arguments(0, at, &arguments)?;
+                    b.end_tool_call(0, at);
+                }
+                other => b.other_block(0, other, RawJson::from_raw(raw)),
+            }
+        }
+        if let Some(raw) = self.stop_reason.as_deref() {
+            b.finish_reason(0, map_stop_reason(raw), raw)?;
+        }
+        if let Some(usage) = self.usage.and_then(convert_usage) {
+            b.set_usage(usage);
+        }
+        b.end_all_choices()?;
+        b.done();
+        Ok(())
+    }
+}
+
+/// Valid JSON text without the whitespace between tokens: what `JSON.stringify` gives for the
+/// same object, with its key order and number spelling kept (re-serialising would sort keys).
+pub(crate) fn minify(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if !c.is_ascii_whitespace() {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::minify;
+
+    #[test]
+    fn minify_drops_whitespace_between_tokens_only() {
+        assert_eq!(
+            minify("{ \"a b\" : [1, 2.50e3] ,\n \"c\\\" d\": \" x \" }"),
+            "{\"a b\":[1,2.50e3],\"c\\\" d\":\" x \"}"
+        );
+    }
+}

@@ -12,9 +12,9 @@ use serde_json::value::RawValue;
 
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::MessageBuilder;
-use crate::error::{ErrorCode, Result};
+use crate::error::Result;
 use crate::model::{ErrorInfo, Outcome};
-use crate::providers::{ErrorBody, Scalar};
+use crate::providers::{invalid_chunk, ErrorBody, Scalar};
 use crate::sse::SseEvent;
 
 #[derive(Deserialize)]
@@ -39,9 +39,9 @@ struct Chunk<'a> {
 }
 
 #[derive(Deserialize)]
-struct XGroq<'a> {
+pub(crate) struct XGroq<'a> {
     #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
+    pub(crate) usage: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -55,7 +55,7 @@ struct Choice<'a> {
 }
 
 #[derive(Deserialize)]
-struct Delta<'a> {
+pub(crate) struct Delta<'a> {
     #[serde(default, borrow)]
     content: Content<'a>,
     #[serde(default, borrow)]
@@ -63,7 +63,7 @@ struct Delta<'a> {
     #[serde(default, borrow)]
     reasoning: Scalar<'a>,
     #[serde(default, borrow)]
-    refusal: Scalar<'a>,
+    pub(crate) refusal: Scalar<'a>,
     #[serde(default, borrow)]
     tool_calls: Option<Vec<ToolCallDelta<'a>>>,
 }
@@ -274,7 +274,7 @@ impl ChatStream {
     }
 }
 
-fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
+pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
     if let Some(reasoning) = delta.reasoning_content.as_deref().or(delta.reasoning.as_deref()) {
         b.reasoning(index, reasoning)?;
     }
@@ -302,14 +302,4 @@ fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<(
         b.refusal(index, refusal);
     }
     Ok(())
-}
-
-/// A chunk that is not JSON: reported, and the stream goes on.
-pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
-    ErrorInfo {
-        message: format!("a stream event is not valid JSON: {err}"),
-        code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
-        outcome: Outcome::Indeterminate,
-        retryable: Some(false),
-    }
 }

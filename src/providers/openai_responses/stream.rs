@@ -1,21 +1,274 @@
-//! OpenAI Responses API stream events → builder calls.
+//! OpenAI Responses API stream events (`response.*`, `error`) → builder calls.
+//!
+//! The `type` in each event's data is authoritative, so streams without `event:` lines decode
+//! the same. Deltas are matched to their item by `item_id`, then `output_index` (never by
+//! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
+//! sent, so a server that sends no deltas at all still gives the whole message.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::response::{Incomplete, Item};
+use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
-use crate::error::{ErrorCode, Result};
-use crate::model::{ErrorInfo, Outcome};
+use crate::error::Result;
+use crate::model::RawJson;
+use crate::providers::{invalid_chunk, ErrorBody, Scalar};
 use crate::sse::SseEvent;
 
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(default, borrow, rename = "type")]
+    kind: Scalar<'a>,
+    #[serde(default, borrow)]
+    response: Option<Response<'a>>,
+    #[serde(default, borrow)]
+    item: Option<&'a RawValue>,
+    #[serde(default)]
+    output_index: Option<u64>,
+    #[serde(default)]
+    content_index: Option<u64>,
+    #[serde(default)]
+    summary_index: Option<u64>,
+    #[serde(default, borrow)]
+    item_id: Scalar<'a>,
+    #[serde(default, borrow)]
+    delta: Scalar<'a>,
+    #[serde(default, borrow)]
+    text: Scalar<'a>,
+    #[serde(default, borrow)]
+    arguments: Scalar<'a>,
+    #[serde(default, borrow)]
+    refusal: Scalar<'a>,
+    /// `error` events: `{code, message}` on top, or nested in `error`.
+    #[serde(default, borrow)]
+    code: Scalar<'a>,
+    #[serde(default, borrow)]
+    message: Scalar<'a>,
+    #[serde(default, borrow)]
+    error: Option<ErrorBody<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Response<'a> {
+    #[serde(default, borrow)]
+    id: Scalar<'a>,
+    #[serde(default, borrow)]
+    model: Scalar<'a>,
+    #[serde(default, borrow)]
+    status: Scalar<'a>,
+    #[serde(default, borrow)]
+    usage: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    incomplete_details: Option<Incomplete<'a>>,
+    #[serde(default, borrow)]
+    error: Option<ErrorBody<'a>>,
+}
+
+/// What the stream has said of one output item.
 #[derive(Debug, Default)]
-pub(crate) struct ResponsesStream;
+struct ItemState {
+    id: String,
+    output_index: Option<u64>,
+    /// Content (or summary) parts that already gave their text, by index.
+    parts_seen: Vec<u64>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct ResponsesStream {
+    items: Vec<ItemState>,
+    has_calls: bool,
+}
 
 impl ResponsesStream {
-    pub(crate) fn event(&mut self, _event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<()> {
-        b.error(ErrorInfo {
-            message: "this stream format is not decoded yet".into(),
-            code: Some(ErrorCode::InvalidInput.as_str().into()),
-            outcome: Outcome::Indeterminate,
-            retryable: Some(false),
-        });
+    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<()> {
+        let e: Event<'_> = match serde_json::from_slice(event.data) {
+            Ok(e) => e,
+            Err(err) => {
+                b.error(invalid_chunk(&err));
+                return Ok(());
+            }
+        };
+        let kind = e.kind.as_deref().unwrap_or(event.event);
+        match kind {
+            "response.created" | "response.in_progress" | "response.queued" => {
+                if let Some(r) = &e.response {
+                    b.start(r.id.as_deref(), r.model.as_deref(), None);
+                }
+            }
+            "response.output_item.added" => self.item_added(&e, b)?,
+            "response.output_item.done" => self.item_done(&e, b)?,
+            "response.output_text.delta" => {
+                self.seen(&e, e.content_index);
+                b.text(0, e.delta.as_deref().unwrap_or(""))?;
+            }
+            "response.output_text.done" => {
+                if self.seen(&e, e.content_index) {
+                    b.text(0, e.text.as_deref().unwrap_or(""))?;
+                }
+            }
+            "response.reasoning_summary_part.added" => b.break_block(0),
+            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
+                self.seen(&e, e.summary_index.or(e.content_index));
+                b.reasoning(0, e.delta.as_deref().unwrap_or(""))?;
+            }
+            "response.reasoning_summary_text.done" | "response.reasoning_text.done" => {
+                if self.seen(&e, e.summary_index.or(e.content_index)) {
+                    b.reasoning(0, e.text.as_deref().unwrap_or(""))?;
+                }
+            }
+            "response.refusal.delta" => {
+                self.seen(&e, e.content_index);
+                b.refusal(0, e.delta.as_deref().unwrap_or(""));
+            }
+            "response.refusal.done" => {
+                if self.seen(&e, e.content_index) {
+                    b.refusal(0, e.refusal.as_deref().unwrap_or(""));
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
+                    b.tool_arguments(0, at, e.delta.as_deref().unwrap_or(""))?;
+                }
+            }
+            "response.function_call_arguments.done" => {
+                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
+                    b.tool_arguments_done(0, at, e.arguments.as_deref().unwrap_or(""))?;
+                }
+            }
+            "response.completed" | "response.incomplete" => {
+                if let Some(r) = e.response {
+                    let status = r.status.as_deref().unwrap_or(if kind == "response.completed" {
+                        "completed"
+                    } else {
+                        "incomplete"
+                    });
+                    let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+                    b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
+                    if let Some(usage) = r.usage.and_then(convert_usage) {
+                        b.set_usage(usage);
+                    }
+                }
+                b.end_all_choices()?;
+                b.done();
+            }
+            "response.failed" => {
+                if let Some(r) = e.response {
+                    if let Some(error) = r.error {
+                        b.error(error.info());
+                    }
+                    if let Some(usage) = r.usage.and_then(convert_usage) {
+                        b.set_usage(usage);
+                    }
+                }
+                b.end_all_choices()?;
+            }
+            "error" => {
+                let info = match e.error {
+                    Some(nested) => nested.info(),
+                    None => ErrorBody { message: e.message, code: e.code, kind: Scalar::default() }.info(),
+                };
+                b.error(info);
+            }
+            _ => {} // content_part.*, annotations (taken from output_item.done), in-progress markers
+        }
+        Ok(())
+    }
+
+    /// Marks a part of the event's item as having given its text; true when it had not before.
+    fn seen(&mut self, e: &Event<'_>, part: Option<u64>) -> bool {
+        self.seen_in(e.item_id.as_deref(), e.output_index, part)
+    }
+
+    fn seen_in(&mut self, item_id: Option<&str>, output_index: Option<u64>, part: Option<u64>) -> bool {
+        let item = self.item_of(item_id, output_index);
+        let part = part.unwrap_or(0);
+        if item.parts_seen.contains(&part) {
+            return false;
+        }
+        item.parts_seen.push(part);
+        true
+    }
+
+    fn item_of(&mut self, id: Option<&str>, output_index: Option<u64>) -> &mut ItemState {
+        let found = self
+            .items
+            .iter()
+            .position(|i| id.is_some_and(|id| i.id == id))
+            .or_else(|| output_index.and_then(|ix| self.items.iter().position(|i| i.output_index == Some(ix))));
+        let at = match found {
+            Some(at) => at,
+            None => {
+                self.items.push(ItemState { id: id.unwrap_or("").to_owned(), output_index, parts_seen: Vec::new() });
+                self.items.len() - 1
+            }
+        };
+        &mut self.items[at]
+    }
+
+    fn item_added(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
+        let Some(item) = e.item.and_then(|raw| serde_json::from_str::<Item<'_>>(raw.get()).ok()) else { return Ok(()) };
+        self.item_of(item.id.as_deref(), e.output_index);
+        match item.kind.as_deref().unwrap_or("") {
+            "function_call" => {
+                self.has_calls = true;
+                let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
+                let at =
+                    b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref());
+                b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
+            }
+            "message" | "reasoning" => b.break_block(0),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn item_done(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
+        let Some(raw) = e.item else { return Ok(()) };
+        let Ok(item) = serde_json::from_str::<Item<'_>>(raw.get()) else {
+            b.other_block(0, "unknown", RawJson::from_raw(raw));
+            return Ok(());
+        };
+        match item.kind.as_deref().unwrap_or("") {
+            "function_call" => {
+                self.has_calls = true;
+                let at = match b.find_tool_call(0, item.id.as_deref(), e.output_index) {
+                    Some(at) => at,
+                    None => {
+                        let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
+                        b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref())
+                    }
+                };
+                b.tool_arguments_done(0, at, item.arguments.as_deref().unwrap_or(""))?;
+                b.end_tool_call(0, at);
+            }
+            "message" => {
+                for (index, part) in item.content.into_iter().flatten().enumerate() {
+                    let fresh = self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64));
+                    match part.kind.as_deref() {
+                        Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
+                        Some("refusal") => {}
+                        _ => {
+                            if fresh {
+                                b.text(0, part.text.as_deref().unwrap_or(""))?;
+                            }
+                            for annotation in part.annotations.into_iter().flatten() {
+                                b.citation(0, RawJson::from_raw(annotation));
+                            }
+                        }
+                    }
+                }
+            }
+            "reasoning" => {
+                for (index, part) in item.summary.into_iter().flatten().enumerate() {
+                    if self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64)) {
+                        b.break_block(0);
+                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                    }
+                }
+            }
+            other => b.other_block(0, other, RawJson::from_raw(raw)),
+        }
         Ok(())
     }
 }

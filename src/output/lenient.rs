@@ -1,0 +1,93 @@
+//! Repairs for the usual damage of model output around one JSON object: a fenced code block,
+//! prose before and after the object, trailing commas. Each repair is tried only when the text
+//! does not parse; a repair that does not yield exactly one object is an error, never `{}`.
+
+use serde_json::Value;
+
+/// The one object in damaged model output, or why there is none.
+pub(crate) fn repair(text: &str) -> Result<Value, String> {
+    let inner = fenced(text).unwrap_or(text);
+    let candidate = match objects(inner).as_slice() {
+        [] => return Err("no balanced JSON object in the text".into()),
+        [one] => *one,
+        many => return Err(format!("{} JSON objects in the text; expected one", many.len())),
+    };
+    match serde_json::from_str::<Value>(candidate) {
+        Ok(value) => Ok(value),
+        Err(_) => serde_json::from_str::<Value>(&without_trailing_commas(candidate)).map_err(|e| e.to_string()),
+    }
+}
+
+/// The body of the first fenced block (```` ```json ```` or a bare ```` ``` ````).
+fn fenced(text: &str) -> Option<&str> {
+    let start = text.find("```")?;
+    let after = &text[start + 3..];
+    // The info string (`json`, `JSON`, nothing) runs to the end of the fence line.
+    let body = &after[after.find('\n').map_or(after.len(), |n| n + 1)..];
+    let end = body.find("```").unwrap_or(body.len());
+    Some(&body[..end])
+}
+
+/// Every top-level balanced `{…}` in the text (braces inside strings do not count).
+fn objects(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            // Quotes only open strings inside an object: prose apostrophes and quotes do not.
+            b'"' if depth > 0 => in_string = true,
+            b'{' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    found.push(&text[start..=i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The text with every comma that directly precedes `}` or `]` (across whitespace) removed,
+/// outside strings.
+fn without_trailing_commas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c == ',' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}') | Some(']')) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,142 @@
+//! Validation of a parsed value against typed properties; the error names the JSON path of the
+//! first violation.
+
+use serde_json::Value;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::model::Property;
+
+/// The largest integer a JS number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A JSON path being walked (`$`, `$.items[2].name`, `$["odd key"]`).
+pub(crate) struct JsonPath(String);
+
+impl JsonPath {
+    pub(crate) fn root() -> Self {
+        JsonPath("$".to_owned())
+    }
+
+    fn with<T>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let len = self.0.len();
+        self.0.push_str(segment);
+        let out = f(self);
+        self.0.truncate(len);
+        out
+    }
+
+    fn key_segment(key: &str) -> String {
+        let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if plain {
+            format!(".{key}")
+        } else {
+            format!("[{}]", Value::from(key))
+        }
+    }
+
+    fn fail(&self, message: String) -> Error {
+        Error::new(ErrorCode::ValidationFailed, message).with_path(self.0.clone())
+    }
+}
+
+/// A JSON type name for messages.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `value` must be an object with exactly `properties`: required ones present and not null,
+/// the others absent or null, no other key.
+pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath) -> Result<()> {
+    let Value::Object(map) = value else {
+        return Err(path.fail(format!("expected an object, got {}", kind_of(value))));
+    };
+    for property in properties {
+        let segment = JsonPath::key_segment(&property.name);
+        match map.get(&property.name) {
+            None | Some(Value::Null) if property.required => {
+                return path
+                    .with(&segment, |p| Err(p.fail(format!("the required property {:?} is missing", property.name))));
+            }
+            None | Some(Value::Null) => {}
+            Some(v) => path.with(&segment, |p| check(v, property, p))?,
+        }
+    }
+    if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
+        let segment = JsonPath::key_segment(key);
+        return path.with(&segment, |p| Err(p.fail(format!("{key:?} is not a property of the output schema"))));
+    }
+    Ok(())
+}
+
+/// `value` (not null) must have the property's kind, be one of its enum values, and match its
+/// nested properties or items.
+fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
+    let ok = match property.kind.as_str() {
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "float" | "number" => value.is_number(),
+        "integer" => is_integer(value),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        // A kind this parser does not know constrains nothing (custom kinds pass through).
+        _ => true,
+    };
+    if !ok {
+        let kind =
+            if property.kind == "integer" && value.is_number() { "a non-integer number" } else { kind_of(value) };
+        return Err(path.fail(format!("expected {}, got {kind}", property.kind)));
+    }
+    if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
+        if !allowed.iter().any(|a| same(a, value)) {
+            return Err(path.fail(format!("{value} is not one of {}", Value::Array(allowed.clone()))));
+        }
+    }
+    match value {
+        Value::Object(_) => match property.properties.as_deref() {
+            // An object with no declared properties is free-form.
+            Some(props) if !props.is_empty() => object(value, props, path),
+            _ => Ok(()),
+        },
+        Value::Array(items) => match property.items.as_deref() {
+            Some(item) => {
+                for (i, v) in items.iter().enumerate() {
+                    if v.is_null() {
+                        return path.with(&format!("[{i}]"), |p| Err(p.fail("expected an item, got null".into())));
+                    }
+                    path.with(&format!("[{i}]"), |p| check(v, item, p))?;
+                }
+                Ok(())
+            }
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// A whole number a JS number holds exactly: `3` and `3.0`, not `3.5` or `1e300`.
+fn is_integer(value: &Value) -> bool {
+    let Value::Number(n) = value else { return false };
+    if let Some(i) = n.as_i64() {
+        return (i as f64).abs() <= MAX_SAFE_INTEGER;
+    }
+    if let Some(u) = n.as_u64() {
+        return (u as f64) <= MAX_SAFE_INTEGER;
+    }
+    n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER)
+}
+
+/// Enum membership: numbers compare by value (`1` matches `1.0`), everything else exactly.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}

@@ -1,0 +1,96 @@
+//! The `process` trace span (§8): OpenTelemetry GenAI response attributes of one processed body.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::{Agent, FinalMessage};
+
+/// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Span {
+    pub name: &'static str,
+    pub attributes: Map<String, Value>,
+}
+
+/// The `process` span of a final message, streamed (`Accumulator::finish`) or not: the
+/// operation and provider, then what the response says (id, model, finish reasons, usage).
+pub fn message_span(agent: Option<&Agent>, message: &FinalMessage) -> Span {
+    let default = Agent::default();
+    process_span(agent.unwrap_or(&default), Some(message), "")
+}
+
+/// The `process` span of a body. Embedding and image bodies have no message; their model and
+/// usage are read from the body itself.
+pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: &str) -> Span {
+    let mut attributes = Map::new();
+    let mut set = |key: &str, value: Value| {
+        attributes.insert(key.to_owned(), value);
+    };
+    let operation = match agent.model.api_type.as_str() {
+        "embedding" => "embeddings",
+        "image" => "image_generation",
+        _ => "chat",
+    };
+    set("gen_ai.operation.name", operation.into());
+    let provider = match (agent.model.provider.as_str(), message.and_then(|m| m.provider.as_deref())) {
+        ("", Some(named)) => named,
+        ("", None) => "openai",
+        (configured, _) => configured,
+    };
+    set("gen_ai.provider.name", provider.into());
+    if !agent.model.id.is_empty() {
+        set("gen_ai.request.model", agent.model.id.as_str().into());
+    }
+    match message {
+        Some(message) => {
+            if let Some(id) = &message.id {
+                set("gen_ai.response.id", id.as_str().into());
+            }
+            if let Some(model) = &message.model {
+                set("gen_ai.response.model", model.as_str().into());
+            }
+            let choices = message.choices.as_deref().unwrap_or(std::slice::from_ref(message));
+            let reasons: Vec<Value> =
+                choices.iter().filter_map(|c| c.raw_finish_reason.clone()).map(Value::from).collect();
+            if !reasons.is_empty() {
+                set("gen_ai.response.finish_reasons", Value::Array(reasons));
+            }
+            if let Some(usage) = &message.usage {
+                set("gen_ai.usage.input_tokens", usage.input_tokens.into());
+                set("gen_ai.usage.output_tokens", usage.output_tokens.into());
+            }
+        }
+        None => {
+            #[derive(serde::Deserialize)]
+            struct Meta<'a> {
+                #[serde(default, borrow)]
+                model: crate::providers::Scalar<'a>,
+                #[serde(default)]
+                usage: Option<Usage>,
+            }
+            #[derive(serde::Deserialize)]
+            struct Usage {
+                #[serde(default, deserialize_with = "crate::providers::count")]
+                prompt_tokens: Option<u64>,
+                #[serde(default, deserialize_with = "crate::providers::count")]
+                input_tokens: Option<u64>,
+                #[serde(default, deserialize_with = "crate::providers::count")]
+                output_tokens: Option<u64>,
+            }
+            if let Ok(meta) = serde_json::from_str::<Meta<'_>>(body) {
+                if let Some(model) = meta.model.as_deref() {
+                    set("gen_ai.response.model", model.into());
+                }
+                if let Some(usage) = meta.usage {
+                    if let Some(input) = usage.input_tokens.or(usage.prompt_tokens) {
+                        set("gen_ai.usage.input_tokens", input.into());
+                    }
+                    if let Some(output) = usage.output_tokens {
+                        set("gen_ai.usage.output_tokens", output.into());
+                    }
+                }
+            }
+        }
+    }
+    Span { name: "process", attributes }
+}
