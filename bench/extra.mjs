@@ -103,9 +103,23 @@ function memory({ quick, gc }) {
 
 export async function extra({ quick, gc, log }) {
   const lines = [];
+  // Memory first: wasm memory never shrinks, so later measurements would hide its growth.
+  log("memory…");
+  const mem = memory({ quick, gc });
+  const f = (b) => (b / 2 ** 20).toFixed(1);
+  const d = (a, b, k) => `${(b[k] - a[k] >= 0 ? "+" : "")}${f(b[k] - a[k])}`;
+  lines.push(`## Memory over a long stream (${mem.MB.toFixed(0)} MB of OpenAI text events, 64B–4KB chunks, one Accumulator; text ${f(mem.textBytes)} MiB UTF-8)`, "");
+  lines.push("Growth in MiB from before the stream (after a GC each time). wasm = the module's linear memory (`memory.buffer.byteLength`), which never shrinks.", "");
+  lines.push("| pass | point | rss | JS heap | external | wasm memory (absolute) |", "|---|---|---:|---:|---:|---:|");
+  for (const p of mem.out) {
+    for (const [label, at] of [["after the pushes", p.afterPush], ["after finish()", p.afterFinish], ["after free()", p.afterFree]]) {
+      lines.push(`| ${p.pass} | ${label} | ${d(p.before, at, "rss")} | ${d(p.before, at, "heap")} | ${d(p.before, at, "external")} | ${d(p.before, at, "wasm")} (${f(at.wasm)}) |`);
+    }
+  }
+
   log("push latency…");
   const lat = pushLatency({ quick, gc });
-  lines.push("## Latency of one push (one typical OpenAI text event per push)", "");
+  lines.push("", "## Latency of one push (one typical OpenAI text event per push)", "");
   lines.push(`Event: one \`data:\` line of an OpenAI text delta, ${lat.eventBytes.toFixed(0)} B on average, pushed as one chunk. ` +
     "“batch” is the mean over 100 consecutive pushes (median of those means); p50/p99/max time single pushes (timer overhead included, ~0.1 µs).", "");
   lines.push("| contender | µs per push (batch) | p50 | p99 | max |", "|---|---:|---:|---:|---:|");
@@ -117,17 +131,5 @@ export async function extra({ quick, gc, log }) {
   lines.push(`| series | size | MB | ${lin.names.map((n) => `${n} ms (ms/MB)`).join(" | ")} |`, `|---|---|---:|${lin.names.map(() => "---:").join("|")}|`);
   for (const r of lin.rows) lines.push(`| ${r.label} | ${r.size} | ${r.mb.toFixed(2)} | ${lin.names.map((n) => `${r.ms[n].toFixed(1)} (${(r.ms[n] / r.mb).toFixed(1)})`).join(" | ")} |`);
 
-  log("memory…");
-  const mem = memory({ quick, gc });
-  const f = (b) => (b / 2 ** 20).toFixed(1);
-  const d = (a, b, k) => `${(b[k] - a[k] >= 0 ? "+" : "")}${f(b[k] - a[k])}`;
-  lines.push("", `## Memory over a long stream (${mem.MB.toFixed(0)} MB of OpenAI text events, 64B–4KB chunks, one Accumulator; text ${f(mem.textBytes)} MiB UTF-8)`, "");
-  lines.push("Growth in MiB from before the stream (after a GC each time). wasm = the module's linear memory (`memory.buffer.byteLength`), which never shrinks.", "");
-  lines.push("| pass | point | rss | JS heap | external | wasm memory (absolute) |", "|---|---|---:|---:|---:|---:|");
-  for (const p of mem.out) {
-    for (const [label, at] of [["after the pushes", p.afterPush], ["after finish()", p.afterFinish], ["after free()", p.afterFree]]) {
-      lines.push(`| ${p.pass} | ${label} | ${d(p.before, at, "rss")} | ${d(p.before, at, "heap")} | ${d(p.before, at, "external")} | ${d(p.before, at, "wasm")} (${f(at.wasm)}) |`);
-    }
-  }
   return lines;
 }

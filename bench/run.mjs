@@ -195,7 +195,7 @@ for (const fx of fixtureResults) {
     const row = fx.rows.find((r) => r.name === n);
     if (!row) return "n/a";
     if (row.error) return `✗ ${row.error.slice(0, 60)}`;
-    return n === BASELINE ? `${f2(row.ms * 1e3 / fx.stream.events)} µs/ev` : `×${f2(row.ratio)}`;
+    return n === BASELINE || !Number.isFinite(row.ratio) ? `${f2(row.ms * 1e3 / fx.stream.events)} µs/ev` : `×${f2(row.ratio)}`;
   });
   lines.push(`| ${fx.stream.name} | ${(fx.stream.bytes.length / 1e3).toFixed(1)} | ${fx.stream.events} | ${cells.join(" | ")} |`);
 }
