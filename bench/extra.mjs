@@ -2,12 +2,13 @@
 // stream's length (text and 100 KB+ tool arguments), and memory growth over a long stream.
 
 import { createParser } from "eventsource-parser";
-import { Accumulator, initSync } from "../pkg/node.mjs";
-import { openaiText, openaiTools, openaiTextOfSize, CHUNKINGS } from "./gen.mjs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Accumulator } from "../pkg/node.mjs";
+import { openaiText, openaiTools, CHUNKINGS } from "./gen.mjs";
 import { CONTENDERS, BASELINE } from "./contenders.mjs";
 
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((s.length - 1) * q))]; };
-const wasmMemory = () => initSync(undefined).memory; // already instantiated by node.mjs: returns the exports
 
 /** One push of one typical event (an OpenAI text delta, one whole SSE event per push). */
 function pushLatency({ quick, gc }) {
@@ -77,28 +78,12 @@ async function linearity({ quick, gc }) {
   return { rows, names: pick.map((c) => c.name) };
 }
 
-/** Memory over a long stream: process and wasm memory before, after the pushes, after finish. */
-function memory({ quick, gc }) {
-  const MB = quick ? 10 : 50;
-  const s = openaiTextOfSize(MB * 1e6, 13);
-  const chunks = CHUNKINGS["64B–4KB"](s.bytes);
-  const snap = () => { gc(); const m = process.memoryUsage(); return { rss: m.rss, heap: m.heapUsed, external: m.external, wasm: wasmMemory().buffer.byteLength }; };
-  const out = [];
-  for (let pass = 1; pass <= 2; pass++) {
-    const before = snap();
-    let acc = new Accumulator({ format: "openai-chat" });
-    let events = 0;
-    for (const c of chunks) events += acc.push(c).length;
-    const afterPush = snap();
-    const m = acc.finish();
-    const textLen = m.text.length;
-    const afterFinish = snap();
-    acc.free?.();
-    acc = null;
-    const afterFree = snap();
-    out.push({ pass, before, afterPush, afterFinish, afterFree, events, textLen });
-  }
-  return { MB: s.bytes.length / 1e6, textBytes: new TextEncoder().encode(s.expected.text).length, out };
+/** Memory over a long stream, in a fresh process (bench/memory.mjs), so that nothing measured
+ * before has grown the wasm memory already: process and wasm memory before, after the pushes,
+ * after finish, after free, twice (the second pass shows whether memory is reused). */
+function memory({ quick }) {
+  const out = execFileSync(process.execPath, [fileURLToPath(new URL("./memory.mjs", import.meta.url)), quick ? "10" : "50"], { encoding: "utf8" });
+  return JSON.parse(out);
 }
 
 export async function extra({ quick, gc, log }) {
@@ -109,7 +94,7 @@ export async function extra({ quick, gc, log }) {
   const f = (b) => (b / 2 ** 20).toFixed(1);
   const d = (a, b, k) => `${(b[k] - a[k] >= 0 ? "+" : "")}${f(b[k] - a[k])}`;
   lines.push(`## Memory over a long stream (${mem.MB.toFixed(0)} MB of OpenAI text events, 64B–4KB chunks, one Accumulator; text ${f(mem.textBytes)} MiB UTF-8)`, "");
-  lines.push("Growth in MiB from before the stream (after a GC each time). wasm = the module's linear memory (`memory.buffer.byteLength`), which never shrinks.", "");
+  lines.push("Growth in MiB from before the stream (after a GC each time), in a fresh process. wasm = the module's linear memory (`memory.buffer.byteLength`), which never shrinks; its absolute size is in brackets.", "");
   lines.push("| pass | point | rss | JS heap | external | wasm memory (absolute) |", "|---|---|---:|---:|---:|---:|");
   for (const p of mem.out) {
     for (const [label, at] of [["after the pushes", p.afterPush], ["after finish()", p.afterFinish], ["after free()", p.afterFree]]) {
