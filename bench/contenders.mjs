@@ -41,6 +41,10 @@ const llmWire = {
       let n = 0;
       for (const c of chunks) n += acc.push(c).length;
       const m = acc.finish();
+      // Freed explicitly: an Accumulator left to the FinalizationRegistry keeps its wasm memory
+      // (its scratch buffer, the message) until an event-loop turn, and later big pushes got
+      // 2–4× slower in this long process (see FINDINGS.md). Users should free() too.
+      acc.free();
       if (m.error) throw new Error(`llm-wire error: ${m.error.message}`);
       return { text: m.text, reasoning: m.reasoning, toolCalls: m.toolCalls, events: n };
     };

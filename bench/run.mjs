@@ -158,7 +158,7 @@ for (const s of LWC ? generated : []) {
   const ratios = (k) => jobs[k].t.map((t, i) => t / jobs[0].t[i]);
   const row = { stream: s.name };
   for (const k of [1, 2]) row[jobs[k].name] = { m: quantile(ratios(k), 0.5), lo: quantile(ratios(k), 0.25), hi: quantile(ratios(k), 0.75) };
-  log(`chunk sizes ${s.name}: whole ÷ 64B–4KB ×${row.whole.m.toFixed(2)}`);
+  log(`chunk sizes ${s.name}: ${jobs.map((j) => `${j.name} ${quantile(j.t, 0.5).toFixed(2)} ms`).join(", ")}; whole ÷ 64B–4KB ×${row.whole.m.toFixed(2)}`);
   chunkPairs.push(row);
 }
 const fixtureResults = [];
