@@ -48,6 +48,8 @@ $(PKG_STAMP): $(WASM_SRC) $(shell find pkg-template -type f) | .tools-rust .tool
 	wasm-bindgen --target nodejs --out-dir target/pkg-cjs --out-name llm_wire target/wasm32-unknown-unknown/release/llm_wire.wasm
 	cp target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.cjs
 	cp -r pkg-template/* $(PKG)/
+	@# wasm-bindgen types its raw exports (InitOutput) with `any`; nothing public may be `any`.
+	sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(PKG)/llm_wire.d.ts
 	@# helpers.cjs is helpers.mjs with its one export made a CommonJS one.
 	sed 's/^export function makeHelpers/function makeHelpers/' pkg-template/helpers.mjs > $(PKG)/helpers.cjs
 	echo 'module.exports = { makeHelpers };' >> $(PKG)/helpers.cjs

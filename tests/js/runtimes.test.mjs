@@ -172,6 +172,13 @@ test("Chromium: a bundled page (esbuild, browser condition) needs no init", asyn
   same(await inChromium("bundled.html"), "chromium bundled");
 });
 
+test("the published declarations have no `any` type", () => {
+  for (const file of ["llm_wire.d.ts", "index.d.ts"]) {
+    const text = readFileSync(join(project, "node_modules/llm-wire", file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    assert.doesNotMatch(text, /\bany\b/, file);
+  }
+});
+
 test("TypeScript: a consumer compiles with tsc --strict against the published types", () => {
   writeFileSync(join(project, "consumer.ts"), readFileSync(join(here, "runtimes/consumer.ts")));
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
