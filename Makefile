@@ -14,7 +14,7 @@ PKG := pkg
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 PKG_STAMP := $(PKG)/.built
 
-.PHONY: test demo bench tools pkg size clean
+.PHONY: test demo bench tools pkg size clean fuzz
 
 ## ---- set-up: each step only when missing ---------------------------------------------------
 tools: .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
@@ -74,6 +74,23 @@ bench: tools pkg
 
 size: pkg
 	@node tests/js/size.mjs
+
+## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS ?= sse accumulator process build_chat_args structured_output
+
+fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+	@bash fuzz/seed.sh
+	@mkdir -p fuzz/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz $$t for $(FUZZ_SECONDS)s (log: fuzz/artifacts/$$t.log)"; \
+		rc=0; cargo +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+			-print_final_stats=1 > fuzz/artifacts/$$t.log 2>&1 || rc=$$?; \
+		grep -E '^Done|stat::number_of_executed_units|panicked|ERROR' fuzz/artifacts/$$t.log || true; \
+		test $$rc -eq 0 || { echo "fuzz target $$t failed: see fuzz/artifacts/$$t/ and fuzz/artifacts/$$t.log"; exit 1; }; \
+	done
 
 clean:
 	rm -rf $(PKG) target

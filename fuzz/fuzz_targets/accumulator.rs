@@ -1,0 +1,103 @@
+//! The Accumulator in every format on arbitrary bytes at arbitrary split points: never a panic,
+//! the same `FinalMessage` as pushing everything at once, the text events adding up to the final
+//! text, and after a limit every later push refused with the same error.
+#![no_main]
+
+use std::collections::BTreeMap;
+
+use libfuzzer_sys::fuzz_target;
+use llm_wire::{Accumulator, AccumulatorOptions, ErrorCode, FinalMessage, Format, StreamEvent};
+use llm_wire_fuzz::{limits, StreamInput};
+
+struct Run {
+    message: FinalMessage,
+    /// A `limit_exceeded` was reported (as an error event or a refused push).
+    limit: bool,
+}
+
+fn format(config: u8) -> Format {
+    match config & 3 {
+        0 => Format::Auto,
+        1 => Format::OpenAiChat,
+        2 => Format::Anthropic,
+        _ => Format::OpenAiResponses,
+    }
+}
+
+fn run(options: &AccumulatorOptions, chunks: &[&[u8]]) -> Run {
+    let mut acc = Accumulator::new(options.clone());
+    let mut events: Vec<StreamEvent> = Vec::new();
+    let mut failed: Option<llm_wire::Error> = None;
+    for chunk in chunks {
+        match acc.push(chunk) {
+            Ok(batch) => {
+                assert!(failed.is_none(), "a push accepted after a refused one");
+                events.extend_from_slice(batch);
+            }
+            Err(e) => {
+                match &failed {
+                    None => assert!(
+                        events.iter().any(|ev| matches!(ev, StreamEvent::Error { error } if error.code.as_deref() == Some(e.code.as_str()))),
+                        "a push refused ({e:?}) without an error event first"
+                    ),
+                    Some(first) => assert_eq!((e.code, &e.message), (first.code, &first.message), "later pushes are refused with the same error"),
+                }
+                failed = Some(e);
+            }
+        }
+    }
+    events.extend_from_slice(acc.flush());
+    assert!(acc.flush().is_empty(), "a second flush gives nothing");
+    let refused = acc.push(b"data: {}\n\n").expect_err("push after flush is refused");
+    match &failed {
+        None => assert!(matches!(refused.code, ErrorCode::Finished | ErrorCode::LimitExceeded), "{refused:?}"),
+        Some(first) => assert_eq!(refused.code, first.code),
+    }
+    let message = acc.finish();
+
+    let limit = events.iter().any(|e| matches!(e, StreamEvent::Error { error } if error.code.as_deref() == Some("limit_exceeded")));
+    check_text(&events, &message);
+    Run { message, limit }
+}
+
+/// The text events of each choice, concatenated, are that choice's final text.
+fn check_text(events: &[StreamEvent], message: &FinalMessage) {
+    let mut texts: BTreeMap<u32, String> = BTreeMap::new();
+    for event in events {
+        if let StreamEvent::Text { text, choice } = event {
+            texts.entry(*choice).or_default().push_str(text);
+        }
+    }
+    match &message.choices {
+        None => {
+            let all: String = texts.values().map(String::as_str).collect();
+            assert_eq!(all, message.text, "the text events do not add up to the final text");
+        }
+        Some(choices) => {
+            let from_events: Vec<&str> = texts.values().map(String::as_str).filter(|t| !t.is_empty()).collect();
+            let finals: Vec<&str> = choices.iter().map(|c| c.text.as_str()).filter(|t| !t.is_empty()).collect();
+            assert_eq!(from_events, finals, "the text events do not add up to the final texts of the choices");
+        }
+    }
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some(input) = StreamInput::parse(input) else { return };
+    let options = AccumulatorOptions { format: format(input.config), limits: limits(input.config >> 2), provider: None };
+    let whole = run(&options, &[input.data]);
+    let split = run(&options, &input.chunks());
+    if whole.limit || split.limit {
+        // A partial line can trip a limit before its complete form would: only require that
+        // both runs hit it.
+        assert!(whole.limit && split.limit, "a limit reached in one run only (split at {:?})", input.cuts);
+    } else {
+        assert_eq!(whole.message, split.message, "split variance at {:?}", input.cuts);
+    }
+    if input.data.len() <= 128 {
+        let bytes: Vec<&[u8]> = input.data.chunks(1).collect();
+        let one_by_one = run(&options, &bytes);
+        if !(whole.limit || one_by_one.limit) {
+            assert_eq!(whole.message, one_by_one.message, "byte-by-byte variance");
+        }
+    }
+});
