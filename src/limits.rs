@@ -3,6 +3,10 @@
 /// Limits on what an [`crate::Accumulator`] buffers. Exceeding one is a `limit_exceeded` error
 /// value, never a panic or an unbounded allocation; after it the accumulator refuses further
 /// input with the same error, and `finish` still returns everything received before it.
+///
+/// JSON nesting is bounded too, at the fixed depth of 128 that serde_json enforces on every
+/// document this crate parses (deeper input is `invalid_json`, never a stack overflow); it is
+/// not configurable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// The largest single SSE event (its joined `data:` lines), and the longest single line.
@@ -27,11 +31,6 @@ pub struct Limits {
     /// ### Default
     /// 256 MiB.
     pub max_message_bytes: usize,
-    /// The deepest JSON nesting accepted in an event.
-    ///
-    /// ### Default
-    /// 128 (the depth `serde_json` enforces itself).
-    pub max_json_depth: usize,
 }
 
 impl Default for Limits {
@@ -41,7 +40,6 @@ impl Default for Limits {
             max_buffered_bytes: 32 << 20,
             max_tool_argument_bytes: 8 << 20,
             max_message_bytes: 256 << 20,
-            max_json_depth: 128,
         }
     }
 }

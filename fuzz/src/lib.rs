@@ -62,7 +62,6 @@ pub fn limits(selector: u8) -> Limits {
             max_buffered_bytes: 1536,
             max_tool_argument_bytes: 256,
             max_message_bytes: 2048,
-            max_json_depth: 8,
         },
     }
 }

@@ -235,7 +235,6 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
         max_buffered_bytes: limit("maxBufferedBytes", defaults.max_buffered_bytes)?,
         max_tool_argument_bytes: limit("maxToolArgumentBytes", defaults.max_tool_argument_bytes)?,
         max_message_bytes: limit("maxMessageBytes", defaults.max_message_bytes)?,
-        max_json_depth: defaults.max_json_depth,
     };
     match map.get("format") {
         None | Some(Value::Null) => {}
