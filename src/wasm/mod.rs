@@ -5,6 +5,24 @@ pub mod convert;
 mod process;
 mod request;
 
+/// Helpers the wasm tests share: JS values from JSON text and back, and property reads.
+#[cfg(test)]
+mod test_support {
+    use wasm_bindgen::JsValue;
+
+    pub(crate) fn js(text: &str) -> JsValue {
+        js_sys::JSON::parse(text).unwrap()
+    }
+
+    pub(crate) fn text(value: &JsValue) -> String {
+        js_sys::JSON::stringify(value).unwrap().as_string().unwrap()
+    }
+
+    pub(crate) fn field(value: &JsValue, name: &str) -> JsValue {
+        js_sys::Reflect::get(value, &name.into()).unwrap()
+    }
+}
+
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]

@@ -156,20 +156,9 @@ fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
 #[cfg(test)]
 mod tests {
     //! The exports as JS sees them: plain data out, `Error`s with `code`, `path` and provider detail.
+    use super::super::test_support::{field, js, text};
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    fn js(text: &str) -> JsValue {
-        js_sys::JSON::parse(text).unwrap()
-    }
-
-    fn text(value: &JsValue) -> String {
-        js_sys::JSON::stringify(value).unwrap().as_string().unwrap()
-    }
-
-    fn field(value: &JsValue, name: &str) -> JsValue {
-        js_sys::Reflect::get(value, &name.into()).unwrap()
-    }
 
     #[wasm_bindgen_test]
     fn every_process_vector_passes_through_the_export_from_an_object_and_from_a_string() {

@@ -77,21 +77,10 @@ pub fn register_tool_js(
 #[cfg(test)]
 mod tests {
     //! The exports as JS sees them: plain data out, `Error`s with `code` and `path`.
+    use super::super::test_support::{field, js, text};
     use super::*;
     use serde_json::Value;
     use wasm_bindgen_test::wasm_bindgen_test;
-
-    fn js(text: &str) -> JsValue {
-        js_sys::JSON::parse(text).unwrap()
-    }
-
-    fn text(value: &JsValue) -> String {
-        js_sys::JSON::stringify(value).unwrap().as_string().unwrap()
-    }
-
-    fn field(value: &JsValue, name: &str) -> JsValue {
-        js_sys::Reflect::get(value, &name.into()).unwrap()
-    }
 
     #[wasm_bindgen_test]
     fn build_chat_args_returns_the_body_as_plain_data() {
