@@ -11,6 +11,7 @@
 
 pub mod accumulator;
 pub mod error;
+pub(crate) mod json;
 pub mod limits;
 pub mod model;
 pub mod options;

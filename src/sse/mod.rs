@@ -243,5 +243,19 @@ impl EventState {
 /// The position of the next CR or LF.
 #[inline]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n' || b == b'\r')
+    // SWAR: eight bytes at a time; the lowest flagged byte is exact (borrows only run upwards).
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+        let a = w ^ (LO * b'\n' as u64);
+        let b = w ^ (LO * b'\r' as u64);
+        let m = ((a.wrapping_sub(LO) & !a) | (b.wrapping_sub(LO) & !b)) & HI;
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r').map(|p| i + p)
 }

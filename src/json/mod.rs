@@ -1,0 +1,520 @@
+//! A small borrowed JSON reader for the stream hot path.
+//!
+//! Stream events are read into borrowed structs by hand with this reader instead of serde
+//! derives: it validates the whole document as strictly as `serde_json` does (RFC 8259 grammar,
+//! escapes, control characters, UTF-8 of every string it returns, nesting depth 128), borrows
+//! every string without escapes, and skips the values nobody asked for eight bytes at a time.
+//! A caller reads a document into a struct first and acts on it after, so an invalid event is
+//! never half-applied.
+
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// `serde_json`'s nesting limit (127 levels are read, 128 refused); deeper documents are
+/// refused, never recursed into.
+const MAX_DEPTH: u32 = 128;
+
+/// Why a document is not JSON, and the byte offset where that was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct JsonError {
+    pub(crate) what: &'static str,
+    pub(crate) at: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.what, self.at)
+    }
+}
+
+pub(crate) type JsonResult<T> = Result<T, JsonError>;
+
+/// The kind of the next value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// A cursor over one JSON document.
+pub(crate) struct Reader<'a> {
+    src: &'a [u8],
+    pos: usize,
+    depth: u32,
+}
+
+/// Reads the one value of `src` with `read` and checks that only whitespace follows.
+pub(crate) fn read_document<'a, T>(
+    src: &'a [u8],
+    read: impl FnOnce(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<T> {
+    let mut r = Reader { src, pos: 0, depth: 0 };
+    let value = read(&mut r)?;
+    r.skip_ws();
+    if r.pos != src.len() {
+        return Err(r.err("trailing characters"));
+    }
+    Ok(value)
+}
+
+/// Checks that `src` is one JSON document.
+pub(crate) fn validate(src: &[u8]) -> JsonResult<()> {
+    read_document(src, |r| r.skip())
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Flags (high bit per byte) every `"`, `\` and control character of an eight-byte word. The
+/// lowest flag is exact: a false flag can only sit above a true one.
+#[inline(always)]
+fn string_stops(w: u64) -> u64 {
+    let q = w ^ (LO * b'"' as u64);
+    let s = w ^ (LO * b'\\' as u64);
+    ((q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s) | (w.wrapping_sub(LO * 0x20) & !w)) & HI
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, what: &'static str) -> JsonError {
+        JsonError { what, at: self.pos }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// The kind of the next value (after whitespace), or an error at the end or a bad byte.
+    pub(crate) fn peek(&mut self) -> JsonResult<Kind> {
+        self.skip_ws();
+        match self.src.get(self.pos) {
+            Some(b'{') => Ok(Kind::Object),
+            Some(b'[') => Ok(Kind::Array),
+            Some(b'"') => Ok(Kind::String),
+            Some(b'-' | b'0'..=b'9') => Ok(Kind::Number),
+            Some(b't' | b'f') => Ok(Kind::Bool),
+            Some(b'n') => Ok(Kind::Null),
+            Some(_) => Err(self.err("expected a value")),
+            None => Err(self.err("unexpected end of input")),
+        }
+    }
+
+    fn expect(&mut self, byte: u8, what: &'static str) -> JsonResult<()> {
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.err(what))
+        }
+    }
+
+    fn enter(&mut self) -> JsonResult<()> {
+        self.depth += 1;
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err("nested too deeply"));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Reads an object, calling `entry` with each key; `entry` reads the value (any value it
+    /// leaves unread is skipped). Returns `false`, the value skipped, when it is not an object.
+    pub(crate) fn object(&mut self, mut entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
+        if self.peek()? != Kind::Object {
+            self.skip()?;
+            return Ok(false);
+        }
+        self.enter()?;
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(true);
+        }
+        loop {
+            self.skip_ws();
+            if self.src.get(self.pos) != Some(&b'"') {
+                return Err(self.err("expected a key"));
+            }
+            let key = self.string_bytes(true)?;
+            self.expect(b':', "expected `:`")?;
+            self.skip_ws();
+            let start = self.pos;
+            entry(self, &key)?;
+            if self.pos == start {
+                self.skip()?;
+            }
+            self.skip_ws();
+            match self.src.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(true);
+                }
+                Some(_) => return Err(self.err("expected `,` or `}`")),
+                None => return Err(self.err("unexpected end of input")),
+            }
+        }
+    }
+
+    /// Reads an array, calling `item` for each element (an element it leaves unread is
+    /// skipped). Returns `false`, the value skipped, when it is not an array.
+    pub(crate) fn array(&mut self, mut item: impl FnMut(&mut Self) -> JsonResult<()>) -> JsonResult<bool> {
+        if self.peek()? != Kind::Array {
+            self.skip()?;
+            return Ok(false);
+        }
+        self.enter()?;
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(true);
+        }
+        loop {
+            self.skip_ws();
+            let start = self.pos;
+            item(self)?;
+            if self.pos == start {
+                self.skip()?;
+            }
+            self.skip_ws();
+            match self.src.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(true);
+                }
+                Some(_) => return Err(self.err("expected `,` or `]`")),
+                None => return Err(self.err("unexpected end of input")),
+            }
+        }
+    }
+
+    /// A string value, or `None` (the value skipped) for any other kind.
+    pub(crate) fn string(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
+        if self.peek()? != Kind::String {
+            self.skip()?;
+            return Ok(None);
+        }
+        self.string_token().map(Some)
+    }
+
+    /// Any scalar as text, leniently: a string as itself, a number as its text (integers as
+    /// written, others in Rust's shortest form), a boolean as `true`/`false`; `None` for null,
+    /// objects and arrays (skipped).
+    pub(crate) fn scalar(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
+        match self.peek()? {
+            Kind::String => self.string_token().map(Some),
+            Kind::Number => {
+                let (text, integer) = self.number_token()?;
+                if integer {
+                    return Ok(Some(Cow::Borrowed(text)));
+                }
+                let value: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+                Ok(Some(Cow::Owned(value.to_string())))
+            }
+            Kind::Bool => {
+                let value = self.src[self.pos] == b't';
+                self.skip()?;
+                Ok(Some(Cow::Borrowed(if value { "true" } else { "false" })))
+            }
+            Kind::Null | Kind::Object | Kind::Array => {
+                self.skip()?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// A number that is a non-negative integer fitting `u64` (`3`, also `3.0`), else `None`
+    /// (the value skipped).
+    pub(crate) fn index(&mut self) -> JsonResult<Option<u64>> {
+        if self.peek()? != Kind::Number {
+            self.skip()?;
+            return Ok(None);
+        }
+        let (text, integer) = self.number_token()?;
+        if integer {
+            return Ok(text.parse().ok());
+        }
+        let value: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+        let whole = value >= 0.0 && value.fract() == 0.0 && value < u64::MAX as f64;
+        Ok(whole.then_some(value as u64))
+    }
+
+    /// The next value's JSON text, validated, without surrounding whitespace.
+    pub(crate) fn raw(&mut self) -> JsonResult<&'a str> {
+        self.skip_ws();
+        let start = self.pos;
+        self.skip()?;
+        std::str::from_utf8(&self.src[start..self.pos]).map_err(|_| JsonError { what: "invalid UTF-8", at: start })
+    }
+
+    /// `Some(raw text)` of the next value, or `None` for `null`.
+    pub(crate) fn raw_non_null(&mut self) -> JsonResult<Option<&'a str>> {
+        if self.peek()? == Kind::Null {
+            self.skip()?;
+            return Ok(None);
+        }
+        self.raw().map(Some)
+    }
+
+    /// Skips one value, validating it.
+    pub(crate) fn skip(&mut self) -> JsonResult<()> {
+        match self.peek()? {
+            Kind::Object => {
+                self.object(|_, _| Ok(()))?;
+            }
+            Kind::Array => {
+                self.array(|_| Ok(()))?;
+            }
+            Kind::String => self.skip_string()?,
+            Kind::Number => {
+                self.number_token()?;
+            }
+            Kind::Bool | Kind::Null => {
+                let rest = &self.src[self.pos..];
+                let len = if rest.starts_with(b"true") || rest.starts_with(b"null") {
+                    4
+                } else if rest.starts_with(b"false") {
+                    5
+                } else {
+                    return Err(self.err("expected a value"));
+                };
+                self.pos += len;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves `pos` (just after an opening quote or an escape) to the next `"`, `\` or control
+    /// character, eight bytes at a time.
+    #[inline]
+    fn scan_string(&mut self) {
+        let src = self.src;
+        let mut i = self.pos;
+        while i + 8 <= src.len() {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&src[i..i + 8]);
+            let m = string_stops(u64::from_le_bytes(word));
+            if m != 0 {
+                self.pos = i + (m.trailing_zeros() / 8) as usize;
+                return;
+            }
+            i += 8;
+        }
+        while i < src.len() && !matches!(src[i], b'"' | b'\\' | 0..=0x1F) {
+            i += 1;
+        }
+        self.pos = i;
+    }
+
+    /// Skips a string (at its opening quote), checking escapes and control characters.
+    fn skip_string(&mut self) -> JsonResult<()> {
+        self.pos += 1;
+        loop {
+            self.scan_string();
+            match self.src.get(self.pos) {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.escape(&mut None, false)?;
+                }
+                Some(_) => return Err(self.err("control character in a string")),
+                None => return Err(self.err("unterminated string")),
+            }
+        }
+    }
+
+    /// Reads a string at its opening quote: borrowed when it has no escapes.
+    fn string_token(&mut self) -> JsonResult<Cow<'a, str>> {
+        let start = self.pos;
+        let invalid = JsonError { what: "invalid UTF-8 in a string", at: start };
+        match self.string_bytes(false)? {
+            Cow::Borrowed(bytes) => std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|_| invalid),
+            Cow::Owned(bytes) => String::from_utf8(bytes).map(Cow::Owned).map_err(|_| invalid),
+        }
+    }
+
+    /// A string's bytes, unescaped, UTF-8 unchecked. With `lenient` (object keys, which are
+    /// only compared) a lone surrogate escape reads as U+FFFD.
+    fn string_bytes(&mut self, lenient: bool) -> JsonResult<Cow<'a, [u8]>> {
+        self.pos += 1;
+        let start = self.pos;
+        self.scan_string();
+        let src = self.src;
+        if src.get(self.pos) == Some(&b'"') {
+            self.pos += 1;
+            return Ok(Cow::Borrowed(&src[start..self.pos - 1]));
+        }
+        let mut out = Some(Vec::with_capacity(self.pos - start + 16));
+        let mut from = start;
+        loop {
+            match src.get(self.pos) {
+                Some(b'"') => {
+                    let mut bytes = out.unwrap_or_default();
+                    bytes.extend_from_slice(&src[from..self.pos]);
+                    self.pos += 1;
+                    return Ok(Cow::Owned(bytes));
+                }
+                Some(b'\\') => {
+                    if let Some(bytes) = out.as_mut() {
+                        bytes.extend_from_slice(&src[from..self.pos]);
+                    }
+                    self.escape(&mut out, lenient)?;
+                    from = self.pos;
+                }
+                Some(_) => return Err(self.err("control character in a string")),
+                None => return Err(self.err("unterminated string")),
+            }
+            self.scan_string();
+        }
+    }
+
+    /// Reads one escape at `\`, appending what it stands for to `out` when there is one.
+    fn escape(&mut self, out: &mut Option<Vec<u8>>, lenient: bool) -> JsonResult<()> {
+        let Some(&kind) = self.src.get(self.pos + 1) else { return Err(self.err("unterminated string")) };
+        let simple = match kind {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0C,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' if out.is_none() => {
+                // Skipped text is not decoded (as with serde_json): only the digits are checked.
+                self.hex4(self.pos + 2)?;
+                self.pos += 6;
+                return Ok(());
+            }
+            b'u' => {
+                let c = match self.unicode_escape() {
+                    Ok(c) => c,
+                    Err(_) if lenient => {
+                        self.hex4(self.pos + 2)?;
+                        self.pos += 6;
+                        char::REPLACEMENT_CHARACTER
+                    }
+                    Err(err) => return Err(err),
+                };
+                if let Some(bytes) = out.as_mut() {
+                    let mut buf = [0u8; 4];
+                    bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                return Ok(());
+            }
+            _ => return Err(self.err("invalid escape")),
+        };
+        self.pos += 2;
+        if let Some(bytes) = out.as_mut() {
+            bytes.push(simple);
+        }
+        Ok(())
+    }
+
+    /// `\uXXXX` (with its low half when it is a high surrogate) at `\`; `pos` moves only on
+    /// success.
+    fn unicode_escape(&mut self) -> JsonResult<char> {
+        let at = self.pos;
+        let high = self.hex4(at + 2)?;
+        let (code, len) = match high {
+            0xD800..=0xDBFF => {
+                if self.src.get(at + 6..at + 8) != Some(b"\\u") {
+                    return Err(self.err("lone leading surrogate in hex escape"));
+                }
+                let low = self.hex4(at + 8)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(self.err("lone leading surrogate in hex escape"));
+                }
+                (0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 12)
+            }
+            0xDC00..=0xDFFF => return Err(self.err("lone trailing surrogate in hex escape")),
+            _ => (high, 6),
+        };
+        self.pos = at + len;
+        char::from_u32(code).ok_or_else(|| self.err("invalid unicode escape"))
+    }
+
+    fn hex4(&self, at: usize) -> JsonResult<u32> {
+        let Some(digits) = self.src.get(at..at + 4) else { return Err(self.err("unterminated string")) };
+        let mut value = 0;
+        for &d in digits {
+            let v = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(self.err("invalid escape")),
+            };
+            value = value * 16 + v as u32;
+        }
+        Ok(value)
+    }
+
+    /// Reads a number; returns its text and whether it is a plain non-negative-or-negative
+    /// integer (no fraction, no exponent).
+    fn number_token(&mut self) -> JsonResult<(&'a str, bool)> {
+        let src = self.src;
+        let start = self.pos;
+        let mut i = start;
+        let digit = |i: usize| src.get(i).is_some_and(u8::is_ascii_digit);
+        if src.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match src.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while digit(i) {
+                    i += 1;
+                }
+            }
+            _ => return Err(JsonError { what: "invalid number", at: i }),
+        }
+        let mut integer = true;
+        if src.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !digit(i) {
+                return Err(JsonError { what: "invalid number", at: i });
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        if matches!(src.get(i), Some(b'e' | b'E')) {
+            integer = false;
+            i += 1;
+            if matches!(src.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digit(i) {
+                return Err(JsonError { what: "invalid number", at: i });
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        self.pos = i;
+        // Only ASCII digits and signs were accepted above.
+        let text = std::str::from_utf8(&src[start..i]).map_err(|_| JsonError { what: "invalid number", at: start })?;
+        Ok((text, integer))
+    }
+}
