@@ -139,11 +139,11 @@ pub(crate) enum Handled {
     Done,
     /// The event's data is not JSON; nothing was recorded (the accumulator reports it, after
     /// trying the lone-surrogate repair).
-    NotJson(serde_json::Error),
+    NotJson(String),
 }
 
 /// A chunk that is not JSON: reported, and the stream goes on.
-pub(crate) fn invalid_chunk(err: &serde_json::Error) -> ErrorInfo {
+pub(crate) fn invalid_chunk(err: &str) -> ErrorInfo {
     ErrorInfo {
         message: format!("a stream event is not valid JSON: {err}"),
         code: Some(ErrorCode::InvalidJson.as_str().to_owned()),

@@ -89,7 +89,7 @@ impl AnthropicStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let parsed: Event<'_> = match serde_json::from_slice(event.data) {
             Ok(parsed) => parsed,
-            Err(err) => return Ok(Handled::NotJson(err)),
+            Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         let index = parsed.index.unwrap_or(0);
         match parsed.kind.as_deref().unwrap_or(event.event) {

@@ -222,7 +222,7 @@ impl ChatStream {
         }
         let chunk: Chunk<'_> = match serde_json::from_slice(data) {
             Ok(chunk) => chunk,
-            Err(err) => return Ok(Handled::NotJson(err)),
+            Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
         for choice in chunk.choices.into_iter().flatten() {

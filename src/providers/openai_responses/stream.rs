@@ -84,7 +84,7 @@ impl ResponsesStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let e: Event<'_> = match serde_json::from_slice(event.data) {
             Ok(e) => e,
-            Err(err) => return Ok(Handled::NotJson(err)),
+            Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         let kind = e.kind.as_deref().unwrap_or(event.event);
         match kind {
