@@ -109,12 +109,20 @@ impl Api {
 }
 
 fn parse<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
-    let fail = |message: String| Error::new(ErrorCode::InvalidJson, message).with_path("response");
     // serde reads a struct from a JSON array too (by position): a body must be an object.
     if !text.trim_start().starts_with('{') {
-        return Err(fail("the response body is not a JSON object".into()));
+        return Err(invalid_body("expected an object"));
     }
-    serde_json::from_str(text).map_err(|e| fail(format!("the response body is not a valid response object: {e}")))
+    serde_json::from_str(text).map_err(|e| invalid_body(&e.to_string()))
+}
+
+fn invalid_body(why: &str) -> Error {
+    let message = if why.starts_with("expected an object") {
+        "the response body is not a JSON object".to_owned()
+    } else {
+        format!("the response body is not a valid response object: {why}")
+    };
+    Error::new(ErrorCode::InvalidJson, message).with_path("response")
 }
 
 /// Options of [`process_with`].
@@ -215,7 +223,8 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             extra.refusal = body.feed(&mut b)?;
         }
         _ => {
-            let extras = parse::<openai_chat::response::Completion<'_>>(text)?.feed(&mut b)?;
+            let body = openai_chat::response::Completion::read(text).map_err(|e| invalid_body(&e.to_string()))?;
+            let extras = body.feed(&mut b)?;
             if !extras.has_choices {
                 return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
             }

@@ -327,3 +327,26 @@ data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\\udf89b\"},\"finish_r
     assert_eq!(m.text, "a\u{fffd}\u{fffd}b", "each half becomes U+FFFD; no text around it is lost");
     assert!(m.error.is_none());
 }
+
+#[test]
+fn odd_structure_types_do_not_cost_the_chunk_either() {
+    // Each of these made the old serde-typed reader refuse the whole chunk.
+    let (m, _) = run(&sse(&[
+        json!({"choices": [{"index": "0", "delta": {"content": "a", "tool_calls": "none"}}]}),
+        json!({"choices": [5, {"index": 0, "delta": {"content": [{"type": "text", "text": "b"}, "stray"]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"content": "c"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3, "completion_tokens": 2, "prompt_tokens_details": 1}}),
+    ]));
+    assert_eq!(m.text, "abc");
+    assert!(m.error.is_none());
+    let usage = m.usage.unwrap();
+    assert_eq!((usage.input_tokens, usage.output_tokens, usage.total_tokens), (3, 2, 5));
+}
+
+#[test]
+fn an_error_given_as_a_bare_string_is_an_error_not_invalid_json() {
+    let (m, _) = run(&sse(&[chunk(json!({"content": "so far"})), json!({"error": "model overloaded"})]));
+    assert_eq!(m.text, "so far");
+    let error = m.error.unwrap();
+    assert_eq!(error.message, "model overloaded");
+    assert_ne!(error.code.as_deref(), Some("invalid_json"));
+}

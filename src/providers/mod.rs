@@ -14,6 +14,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::error::ErrorCode;
+use crate::json::{JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 
 /// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
@@ -87,6 +88,20 @@ pub(crate) fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option
     Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
 }
 
+impl<'a> Scalar<'a> {
+    /// The next value read leniently (see [`Scalar`]) by the crate's JSON reader.
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
+        r.scalar().map(Scalar)
+    }
+}
+
+/// [`count`] for the crate's JSON reader.
+pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
+    let text = r.scalar()?;
+    let value = text.as_deref().and_then(|t| t.parse::<f64>().ok());
+    Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
+}
+
 /// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct ErrorBody<'a> {
@@ -98,7 +113,27 @@ pub(crate) struct ErrorBody<'a> {
     pub code: Scalar<'a>,
 }
 
-impl ErrorBody<'_> {
+impl<'a> ErrorBody<'a> {
+    /// An `error` field: an object is the error, a string its message alone (some local
+    /// servers), anything else (`null`, `false`, a list) no error.
+    pub(crate) fn read_field(r: &mut Reader<'a>) -> JsonResult<Option<Self>> {
+        if r.peek()? == Kind::String {
+            let message = Scalar::read(r)?;
+            return Ok(Some(ErrorBody { message, ..ErrorBody::default() }));
+        }
+        let mut body = ErrorBody::default();
+        let found = r.object(|r, key| {
+            match key {
+                b"message" => body.message = Scalar::read(r)?,
+                b"type" => body.kind = Scalar::read(r)?,
+                b"code" => body.code = Scalar::read(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(found.then_some(body))
+    }
+
     /// The error as a stream error: the provider's message and code (its type when it has no
     /// code), determinate, with retryability from the type or code.
     pub(crate) fn info(&self) -> ErrorInfo {

@@ -5,43 +5,20 @@
 //! the same message by construction (reasoning fields, Magistral parts, `<think>` tags, tool
 //! calls, refusals).
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
-use super::stream::{apply_delta, Delta, XGroq};
-use super::{convert_usage, map_finish_reason};
+use super::map_finish_reason;
+use super::stream::{apply_delta, read_chunk, Chunk};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::process::errors::ErrorField;
-use crate::providers::Scalar;
+use crate::json::JsonResult;
+use crate::process::errors::provider_error;
 
-#[derive(Deserialize)]
-pub(crate) struct Completion<'a> {
-    #[serde(default, borrow)]
-    id: Scalar<'a>,
-    #[serde(default, borrow)]
-    model: Scalar<'a>,
-    /// OpenRouter and MiniMax name the upstream provider.
-    #[serde(default, borrow)]
-    provider: Scalar<'a>,
-    #[serde(default, borrow)]
-    choices: Option<Vec<Choice<'a>>>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    x_groq: Option<XGroq<'a>>,
-    #[serde(default, borrow)]
-    pub(crate) error: ErrorField<'a>,
-}
+/// A `chat.completion` body: a chunk whose choices carry `message` where a chunk's carry `delta`.
+pub(crate) struct Completion<'a>(Chunk<'a>);
 
-#[derive(Deserialize)]
-struct Choice<'a> {
-    #[serde(default)]
-    index: Option<u32>,
-    #[serde(default, borrow)]
-    message: Option<Delta<'a>>,
-    #[serde(default, borrow)]
-    finish_reason: Scalar<'a>,
+impl<'a> Completion<'a> {
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        read_chunk(text.as_bytes(), b"message").map(Completion)
+    }
 }
 
 /// What only `process` needs beyond the message: the refusal of the first choice (§8.1 returns
@@ -52,16 +29,20 @@ pub(crate) struct ChatExtras {
     pub(crate) has_choices: bool,
 }
 
-impl<'a> Completion<'a> {
+impl Completion<'_> {
     /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]`.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<ChatExtras> {
-        self.error.check()?;
-        b.start(self.id.as_deref(), self.model.as_deref(), self.provider.as_deref());
+        let body = self.0;
+        if let Some(error) = &body.error {
+            return Err(provider_error(error));
+        }
+        b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref());
+        let usage = body.usage();
         let mut extras = ChatExtras::default();
-        for (position, choice) in self.choices.into_iter().flatten().enumerate() {
+        for (position, choice) in body.choices.into_iter().enumerate() {
             extras.has_choices = true;
             let index = choice.index.unwrap_or(position as u32);
-            if let Some(message) = choice.message {
+            if let Some(message) = choice.delta {
                 if position == 0 {
                     extras.refusal = message.refusal.as_deref().map(str::to_owned);
                 }
@@ -71,7 +52,7 @@ impl<'a> Completion<'a> {
                 b.finish_reason(index, map_finish_reason(raw), raw)?;
             }
         }
-        if let Some(usage) = self.usage.or(self.x_groq.and_then(|x| x.usage)).and_then(convert_usage) {
+        if let Some(usage) = usage {
             b.set_usage(usage);
         }
         b.end_all_choices()?;

@@ -4,85 +4,54 @@
 //! they do not name; text fields are read leniently so one odd field never costs a chunk.
 
 use std::borrow::Cow;
-use std::fmt;
-
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::{read_document, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
-#[derive(Deserialize)]
-struct Chunk<'a> {
-    #[serde(default, borrow)]
-    id: Scalar<'a>,
-    #[serde(default, borrow)]
-    model: Scalar<'a>,
-    #[serde(default, borrow)]
+/// A chunk, or (with `message` in place of `delta`) a whole `chat.completion` body: the two
+/// have one shape, so both are read here.
+#[derive(Default)]
+pub(crate) struct Chunk<'a> {
+    pub(crate) id: Scalar<'a>,
+    pub(crate) model: Scalar<'a>,
     object: Scalar<'a>,
-    /// OpenRouter names the upstream provider.
-    #[serde(default, borrow)]
-    provider: Scalar<'a>,
-    #[serde(default, borrow)]
-    choices: Option<Vec<Choice<'a>>>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    x_groq: Option<XGroq<'a>>,
-    #[serde(default, borrow)]
-    error: Option<ErrorBody<'a>>,
+    /// OpenRouter and MiniMax name the upstream provider.
+    pub(crate) provider: Scalar<'a>,
+    pub(crate) choices: Vec<Choice<'a>>,
+    usage: Option<&'a str>,
+    /// Groq puts the last chunk's usage in `x_groq.usage`.
+    groq_usage: Option<&'a str>,
+    /// `error`: an object, or a bare message string.
+    pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Deserialize)]
-pub(crate) struct XGroq<'a> {
-    #[serde(default, borrow)]
-    pub(crate) usage: Option<&'a RawValue>,
+#[derive(Default)]
+pub(crate) struct Choice<'a> {
+    pub(crate) index: Option<u32>,
+    /// `delta` in a chunk, `message` in a body.
+    pub(crate) delta: Option<Delta<'a>>,
+    pub(crate) finish_reason: Scalar<'a>,
 }
 
-#[derive(Deserialize)]
-struct Choice<'a> {
-    #[serde(default)]
-    index: Option<u32>,
-    #[serde(default, borrow)]
-    delta: Option<Delta<'a>>,
-    #[serde(default, borrow)]
-    finish_reason: Scalar<'a>,
-}
-
-#[derive(Deserialize)]
+#[derive(Default)]
 pub(crate) struct Delta<'a> {
-    #[serde(default, borrow)]
     content: Content<'a>,
-    #[serde(default, borrow)]
     reasoning_content: Scalar<'a>,
-    #[serde(default, borrow)]
     reasoning: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) refusal: Scalar<'a>,
-    #[serde(default, borrow)]
-    tool_calls: Option<Vec<ToolCallDelta<'a>>>,
+    tool_calls: Vec<ToolCallDelta<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct ToolCallDelta<'a> {
-    #[serde(default)]
     index: Option<u64>,
-    #[serde(default, borrow)]
     id: Scalar<'a>,
-    #[serde(default, borrow)]
-    function: Option<FunctionDelta<'a>>,
-}
-
-#[derive(Deserialize)]
-struct FunctionDelta<'a> {
-    #[serde(default, borrow)]
     name: Scalar<'a>,
-    #[serde(default, borrow)]
     arguments: Scalar<'a>,
 }
 
@@ -92,114 +61,158 @@ enum Content<'a> {
     #[default]
     None,
     Text(Cow<'a, str>),
+    /// `(is thinking, text)` in order.
     Parts(Vec<(bool, Cow<'a, str>)>),
 }
 
-/// One part of array content: `{type:"text", text}` or `{type:"thinking", thinking}` where
-/// `thinking` is a string or an array of `{type:"text", text}`.
-#[derive(Deserialize)]
-struct ContentPart<'a> {
-    #[serde(default, borrow, rename = "type")]
-    kind: Scalar<'a>,
-    #[serde(default, borrow)]
-    text: Scalar<'a>,
-    #[serde(default, borrow)]
-    thinking: Thinking<'a>,
+/// Reads a chunk (`choice_key` = `delta`) or a completion body (`message`). Values of an
+/// unexpected kind (a string where an object was expected, `index: "0"`) read as absent rather
+/// than costing the whole chunk; only invalid JSON is an error.
+pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Chunk<'a>> {
+    read_document(data, |r| {
+        let mut chunk = Chunk::default();
+        let is_object = r.object(|r, key| {
+            match key {
+                b"id" => chunk.id = Scalar::read(r)?,
+                b"model" => chunk.model = Scalar::read(r)?,
+                b"object" => chunk.object = Scalar::read(r)?,
+                b"provider" => chunk.provider = Scalar::read(r)?,
+                b"choices" => {
+                    r.array(|r| {
+                        if let Some(choice) = read_choice(r, choice_key)? {
+                            chunk.choices.push(choice);
+                        }
+                        Ok(())
+                    })?;
+                }
+                b"usage" => chunk.usage = r.raw_non_null()?,
+                b"x_groq" => {
+                    r.object(|r, key| {
+                        if key == b"usage" {
+                            chunk.groq_usage = r.raw_non_null()?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                b"error" => chunk.error = ErrorBody::read_field(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        if !is_object {
+            return Err(JsonError { what: "expected an object", at: 0 });
+        }
+        Ok(chunk)
+    })
 }
 
-#[derive(Default)]
-struct Thinking<'a>(Vec<Cow<'a, str>>);
-
-#[derive(Deserialize)]
-struct TextPart<'a> {
-    #[serde(default, borrow)]
-    text: Scalar<'a>,
+fn read_choice<'a>(r: &mut Reader<'a>, choice_key: &[u8]) -> JsonResult<Option<Choice<'a>>> {
+    let mut choice = Choice::default();
+    let found = r.object(|r, key| {
+        if key == choice_key {
+            choice.delta = read_delta(r)?;
+        } else if key == b"index" {
+            choice.index = r.index()?.and_then(|i| u32::try_from(i).ok());
+        } else if key == b"finish_reason" {
+            choice.finish_reason = Scalar::read(r)?;
+        }
+        Ok(())
+    })?;
+    Ok(found.then_some(choice))
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Content<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("content")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Self::Value, E> {
-                Ok(Content::Text(Cow::Owned(v)))
-            }
-            fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
-                Ok(Content::None)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
-                let mut parts = Vec::new();
-                while let Some(part) = seq.next_element::<ContentPart<'de>>()? {
-                    match part.kind.as_deref() {
-                        Some("thinking") => parts.extend(part.thinking.0.into_iter().map(|t| (true, t))),
-                        _ => parts.extend(part.text.0.map(|t| (false, t))),
+fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
+    let mut delta = Delta::default();
+    let found = r.object(|r, key| {
+        match key {
+            b"content" => delta.content = read_content(r)?,
+            b"reasoning_content" => delta.reasoning_content = Scalar::read(r)?,
+            b"reasoning" => delta.reasoning = Scalar::read(r)?,
+            b"refusal" => delta.refusal = Scalar::read(r)?,
+            b"tool_calls" => {
+                r.array(|r| {
+                    let mut call = ToolCallDelta::default();
+                    let found = r.object(|r, key| {
+                        match key {
+                            b"index" => call.index = r.index()?,
+                            b"id" => call.id = Scalar::read(r)?,
+                            b"function" => {
+                                r.object(|r, key| {
+                                    match key {
+                                        b"name" => call.name = Scalar::read(r)?,
+                                        b"arguments" => call.arguments = Scalar::read(r)?,
+                                        _ => {}
+                                    }
+                                    Ok(())
+                                })?;
+                            }
+                            _ => {}
+                        }
+                        Ok(())
+                    })?;
+                    if found {
+                        delta.tool_calls.push(call);
                     }
-                }
-                Ok(Content::Parts(parts))
+                    Ok(())
+                })?;
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Content::None)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> std::result::Result<Self::Value, E> {
-                Ok(Content::None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> std::result::Result<Self::Value, E> {
-                Ok(Content::None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> std::result::Result<Self::Value, E> {
-                Ok(Content::None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> std::result::Result<Self::Value, E> {
-                Ok(Content::None)
-            }
+            _ => {}
         }
-        deserializer.deserialize_any(V)
-    }
+        Ok(())
+    })?;
+    Ok(found.then_some(delta))
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Thinking<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Thinking<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("thinking")
+/// A string, or an array of parts `{type:"text", text}` and `{type:"thinking", thinking}` where
+/// `thinking` is a string or an array of `{type:"text", text}`; anything else is no content.
+fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<Content<'a>> {
+    match r.peek()? {
+        Kind::String => return Ok(r.string()?.map_or(Content::None, Content::Text)),
+        Kind::Array => {}
+        _ => return Ok(Content::None),
+    }
+    let mut parts = Vec::new();
+    r.array(|r| {
+        let (mut kind, mut text, mut thinking) = (Scalar::default(), Scalar::default(), Vec::new());
+        r.object(|r, key| {
+            match key {
+                b"type" => kind = Scalar::read(r)?,
+                b"text" => text = Scalar::read(r)?,
+                b"thinking" => thinking = read_thinking(r)?,
+                _ => {}
             }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-                Ok(Thinking(vec![Cow::Borrowed(v)]))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Self::Value, E> {
-                Ok(Thinking(vec![Cow::Owned(v.to_owned())]))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Self::Value, E> {
-                Ok(Thinking(vec![Cow::Owned(v)]))
-            }
-            fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
-                Ok(Thinking::default())
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
-                let mut texts = Vec::new();
-                while let Some(part) = seq.next_element::<TextPart<'de>>()? {
-                    texts.extend(part.text.0);
-                }
-                Ok(Thinking(texts))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Thinking::default())
-            }
+            Ok(())
+        })?;
+        match kind.as_deref() {
+            Some("thinking") => parts.extend(thinking.into_iter().map(|t| (true, t))),
+            _ => parts.extend(text.0.map(|t| (false, t))),
         }
-        deserializer.deserialize_any(V)
+        Ok(())
+    })?;
+    Ok(Content::Parts(parts))
+}
+
+fn read_thinking<'a>(r: &mut Reader<'a>) -> JsonResult<Vec<Cow<'a, str>>> {
+    if r.peek()? == Kind::String {
+        return Ok(r.string()?.into_iter().collect());
+    }
+    let mut texts = Vec::new();
+    r.array(|r| {
+        r.object(|r, key| {
+            if key == b"text" {
+                texts.extend(Scalar::read(r)?.0);
+            }
+            Ok(())
+        })?;
+        Ok(())
+    })?;
+    Ok(texts)
+}
+
+impl Chunk<'_> {
+    /// The usage object, from `usage` or Groq's `x_groq.usage`.
+    pub(crate) fn usage(&self) -> Option<crate::model::Usage> {
+        self.usage.or(self.groq_usage).and_then(convert_usage)
     }
 }
 
@@ -220,12 +233,13 @@ impl ChatStream {
             self.error_event(data, b);
             return Ok(Handled::Done);
         }
-        let chunk: Chunk<'_> = match serde_json::from_slice(data) {
+        let chunk = match read_chunk(data, b"delta") {
             Ok(chunk) => chunk,
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
-        for choice in chunk.choices.into_iter().flatten() {
+        let usage = chunk.usage();
+        for choice in chunk.choices {
             let index = choice.index.unwrap_or(0);
             if let Some(delta) = choice.delta {
                 apply_delta(b, index, delta)?;
@@ -237,7 +251,7 @@ impl ChatStream {
                 }
             }
         }
-        if let Some(usage) = chunk.usage.or(chunk.x_groq.and_then(|x| x.usage)).and_then(convert_usage) {
+        if let Some(usage) = usage {
             b.set_usage(usage);
         }
         if let Some(error) = chunk.error {
@@ -251,16 +265,12 @@ impl ChatStream {
 
     /// `event: error` (Groq): `{"error": {...}}`, or the error object itself.
     fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) {
-        #[derive(Deserialize)]
-        struct Wrapped<'a> {
-            #[serde(default, borrow)]
-            error: Option<ErrorBody<'a>>,
-        }
-        match serde_json::from_slice::<Wrapped<'_>>(data) {
-            Ok(Wrapped { error: Some(error) }) => b.error(error.info()),
-            _ => match serde_json::from_slice::<ErrorBody<'_>>(data) {
-                Ok(error) => b.error(error.info()),
-                Err(_) => b.error(ErrorInfo {
+        let wrapped = read_chunk(data, b"delta").ok().and_then(|chunk| chunk.error);
+        match wrapped {
+            Some(error) => b.error(error.info()),
+            None => match read_document(data, ErrorBody::read_field) {
+                Ok(Some(error)) => b.error(error.info()),
+                _ => b.error(ErrorInfo {
                     message: String::from_utf8_lossy(data).into_owned(),
                     code: None,
                     outcome: Outcome::Determinate,
@@ -288,12 +298,8 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         }
         Content::None => {}
     }
-    for call in delta.tool_calls.into_iter().flatten() {
-        let (name, arguments) = match &call.function {
-            Some(f) => (f.name.as_deref(), f.arguments.as_deref()),
-            None => (None, None),
-        };
-        b.chat_tool_call(index, call.index, call.id.as_deref(), name, arguments)?;
+    for call in delta.tool_calls {
+        b.chat_tool_call(index, call.index, call.id.as_deref(), call.name.as_deref(), call.arguments.as_deref())?;
     }
     if let Some(refusal) = delta.refusal.as_deref() {
         b.refusal(index, refusal);

@@ -1,52 +1,54 @@
 //! OpenAI Chat `usage` (and Groq's `x_groq.usage`, DeepSeek's cache counters) → [`Usage`].
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
+use crate::json::{raw_value, read_document};
 use crate::model::{RawJson, Usage};
-use crate::providers::count;
+use crate::providers::read_count;
 
-#[derive(Deserialize, Default)]
-struct ChatUsage {
-    #[serde(default, deserialize_with = "count")]
-    prompt_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    completion_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    total_tokens: Option<u64>,
-    #[serde(default)]
-    prompt_tokens_details: Option<PromptDetails>,
-    #[serde(default)]
-    completion_tokens_details: Option<CompletionDetails>,
-    /// DeepSeek's name for cached prompt tokens.
-    #[serde(default, deserialize_with = "count")]
-    prompt_cache_hit_tokens: Option<u64>,
-}
-
-#[derive(Deserialize, Default)]
-struct PromptDetails {
-    #[serde(default, deserialize_with = "count")]
-    cached_tokens: Option<u64>,
-}
-
-#[derive(Deserialize, Default)]
-struct CompletionDetails {
-    #[serde(default, deserialize_with = "count")]
-    reasoning_tokens: Option<u64>,
-}
-
-/// Normalises a usage object; `None` when it is not an object.
-pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    let usage: ChatUsage = serde_json::from_str(raw.get()).ok()?;
-    let input = usage.prompt_tokens.unwrap_or(0);
-    let output = usage.completion_tokens.unwrap_or(0);
+/// Normalises a usage object (its raw JSON text); `None` when it is not an object.
+pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
+    let (mut prompt, mut completion, mut total) = (None, None, None);
+    let (mut cached, mut reasoning, mut cache_hit) = (None, None, None);
+    let is_object = read_document(raw.as_bytes(), |r| {
+        r.object(|r, key| {
+            match key {
+                b"prompt_tokens" => prompt = read_count(r)?,
+                b"completion_tokens" => completion = read_count(r)?,
+                b"total_tokens" => total = read_count(r)?,
+                // DeepSeek's name for cached prompt tokens.
+                b"prompt_cache_hit_tokens" => cache_hit = read_count(r)?,
+                b"prompt_tokens_details" => {
+                    r.object(|r, key| {
+                        if key == b"cached_tokens" {
+                            cached = read_count(r)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                b"completion_tokens_details" => {
+                    r.object(|r, key| {
+                        if key == b"reasoning_tokens" {
+                            reasoning = read_count(r)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                _ => {}
+            }
+            Ok(())
+        })
+    });
+    if is_object != Ok(true) {
+        return None;
+    }
+    let input = prompt.unwrap_or(0);
+    let output = completion.unwrap_or(0);
     Some(Usage {
         input_tokens: input,
         output_tokens: output,
-        total_tokens: usage.total_tokens.unwrap_or(input + output),
-        reasoning_tokens: usage.completion_tokens_details.and_then(|d| d.reasoning_tokens),
-        cache_read_tokens: usage.prompt_tokens_details.and_then(|d| d.cached_tokens).or(usage.prompt_cache_hit_tokens),
+        total_tokens: total.unwrap_or(input + output),
+        reasoning_tokens: reasoning,
+        cache_read_tokens: cached.or(cache_hit),
         cache_write_tokens: None,
-        raw: RawJson::from_raw(raw),
+        raw: RawJson::from_raw(raw_value(raw)),
     })
 }
