@@ -9,6 +9,7 @@
 
 #[cfg(test)]
 mod tests;
+pub(crate) mod write;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -65,6 +66,7 @@ pub(crate) fn read_document<'a, T>(
 }
 
 /// Checks that `src` is one JSON document.
+#[cfg(test)]
 pub(crate) fn validate(src: &[u8]) -> JsonResult<()> {
     read_document(src, |r| r.skip())
 }

@@ -104,3 +104,218 @@ pub enum StreamEvent {
         error: ErrorInfo,
     },
 }
+
+impl FinishReason {
+    /// The reason as it appears in JSON (`tool_calls`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
+            FinishReason::Error => "error",
+            FinishReason::Other => "other",
+        }
+    }
+}
+
+impl Outcome {
+    /// The outcome as it appears in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Determinate => "determinate",
+            Outcome::Indeterminate => "indeterminate",
+        }
+    }
+}
+
+/// `events` as a JSON array appended to `out`: the same text `serde_json::to_string` gives,
+/// written without serde (this runs on every push).
+pub(crate) fn write_events(out: &mut String, events: &[StreamEvent]) {
+    out.push('[');
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        event.write_json(out);
+    }
+    out.push(']');
+}
+
+impl StreamEvent {
+    fn write_json(&self, out: &mut String) {
+        use crate::json::write::Object;
+        let mut o = Object::new(out);
+        match self {
+            StreamEvent::Start { id, model, provider } => {
+                o.str("type", "start");
+                o.opt_str("id", id.as_deref());
+                o.opt_str("model", model.as_deref());
+                o.opt_str("provider", provider.as_deref());
+            }
+            StreamEvent::Text { text, choice } => {
+                o.str("type", "text");
+                o.str("text", text);
+                o.choice(*choice);
+            }
+            StreamEvent::Reasoning { text, choice } => {
+                o.str("type", "reasoning");
+                o.str("text", text);
+                o.choice(*choice);
+            }
+            StreamEvent::ReasoningSignature { signature, choice } => {
+                o.str("type", "reasoning_signature");
+                o.str("signature", signature);
+                o.choice(*choice);
+            }
+            StreamEvent::ToolCallStart { index, id, name, choice } => {
+                o.str("type", "tool_call_start");
+                o.uint("index", (*index).into());
+                o.str("id", id);
+                o.str("name", name);
+                o.choice(*choice);
+            }
+            StreamEvent::ToolCallDelta { index, arguments_delta, choice } => {
+                o.str("type", "tool_call_delta");
+                o.uint("index", (*index).into());
+                o.str("argumentsDelta", arguments_delta);
+                o.choice(*choice);
+            }
+            StreamEvent::ToolCallEnd { index, id, name, arguments, choice } => {
+                o.str("type", "tool_call_end");
+                o.uint("index", (*index).into());
+                o.str("id", id);
+                o.str("name", name);
+                o.str("arguments", arguments);
+                o.choice(*choice);
+            }
+            StreamEvent::Usage { usage } => {
+                o.str("type", "usage");
+                usage.write_json(o.key("usage"));
+            }
+            StreamEvent::Finish { reason, raw_reason, choice } => {
+                o.str("type", "finish");
+                o.str("reason", reason.as_str());
+                match raw_reason {
+                    Some(raw) => o.str("rawReason", raw),
+                    None => o.key("rawReason").push_str("null"),
+                }
+                o.choice(*choice);
+            }
+            StreamEvent::Error { error } => {
+                o.str("type", "error");
+                o.str("message", &error.message);
+                o.opt_str("code", error.code.as_deref());
+                o.str("outcome", error.outcome.as_str());
+                if let Some(retryable) = error.retryable {
+                    o.key("retryable").push_str(if retryable { "true" } else { "false" });
+                }
+            }
+        }
+        o.end();
+    }
+}
+
+impl Usage {
+    fn write_json(&self, out: &mut String) {
+        let mut o = crate::json::write::Object::new(out);
+        o.uint("inputTokens", self.input_tokens);
+        o.uint("outputTokens", self.output_tokens);
+        o.uint("totalTokens", self.total_tokens);
+        for (key, value) in [
+            ("reasoningTokens", self.reasoning_tokens),
+            ("cacheReadTokens", self.cache_read_tokens),
+            ("cacheWriteTokens", self.cache_write_tokens),
+        ] {
+            if let Some(value) = value {
+                o.uint(key, value);
+            }
+        }
+        o.key("raw").push_str(self.raw.get());
+        o.end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Accumulator, AccumulatorOptions};
+
+    fn same_as_serde(events: &[StreamEvent]) {
+        let mut ours = String::new();
+        write_events(&mut ours, events);
+        assert_eq!(ours, serde_json::to_string(events).unwrap());
+    }
+
+    #[test]
+    fn events_of_every_recorded_stream_are_written_as_serde_writes_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut streams = 0;
+        for dir in std::fs::read_dir(root).unwrap().flatten().filter(|d| d.path().is_dir()) {
+            for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                let path = file.path();
+                if path.extension().and_then(|e| e.to_str()) != Some("sse") {
+                    continue;
+                }
+                let body = std::fs::read(&path).unwrap();
+                let mut acc = Accumulator::new(AccumulatorOptions::default());
+                let mut events = acc.push(&body).unwrap().to_vec();
+                events.extend_from_slice(acc.flush());
+                same_as_serde(&events);
+                streams += 1;
+            }
+        }
+        assert!(streams >= 30, "found {streams} recorded streams");
+    }
+
+    #[test]
+    fn every_kind_of_event_and_every_escape_is_written_as_serde_writes_it() {
+        let nasty =
+            "quote \" backslash \\ slash / nl \n cr \r tab \t bs \u{8} ff \u{c} nul \u{0} us \u{1f} del \u{7f} é 🎉";
+        let usage = Usage {
+            input_tokens: 1,
+            output_tokens: u64::MAX,
+            total_tokens: 0,
+            reasoning_tokens: Some(7),
+            cache_read_tokens: None,
+            cache_write_tokens: Some(3),
+            raw: crate::model::RawJson::parse("{\"a\": [1, 2.5]}").unwrap(),
+        };
+        same_as_serde(&[
+            StreamEvent::Start { id: Some(nasty.into()), model: None, provider: Some("p".into()) },
+            StreamEvent::Start { id: None, model: None, provider: None },
+            StreamEvent::Text { text: nasty.into(), choice: 0 },
+            StreamEvent::Text { text: String::new(), choice: 3 },
+            StreamEvent::Reasoning { text: nasty.into(), choice: 1 },
+            StreamEvent::ReasoningSignature { signature: "sig".into(), choice: 0 },
+            StreamEvent::ToolCallStart { index: 2, id: "i".into(), name: nasty.into(), choice: 0 },
+            StreamEvent::ToolCallDelta { index: 0, arguments_delta: nasty.into(), choice: 9 },
+            StreamEvent::ToolCallEnd { index: 1, id: "".into(), name: "n".into(), arguments: "{}".into(), choice: 0 },
+            StreamEvent::Usage { usage },
+            StreamEvent::Finish { reason: FinishReason::ToolCalls, raw_reason: None, choice: 0 },
+            StreamEvent::Finish { reason: FinishReason::ContentFilter, raw_reason: Some("x".into()), choice: 2 },
+            StreamEvent::Error {
+                error: ErrorInfo {
+                    message: nasty.into(),
+                    code: None,
+                    outcome: Outcome::Indeterminate,
+                    retryable: None,
+                },
+            },
+            StreamEvent::Error {
+                error: ErrorInfo {
+                    message: "m".into(),
+                    code: Some("c".into()),
+                    outcome: Outcome::Determinate,
+                    retryable: Some(false),
+                },
+            },
+        ]);
+        for reason in
+            [FinishReason::Stop, FinishReason::Length, FinishReason::Refusal, FinishReason::Error, FinishReason::Other]
+        {
+            same_as_serde(&[StreamEvent::Finish { reason, raw_reason: None, choice: 0 }]);
+        }
+    }
+}

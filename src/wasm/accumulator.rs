@@ -87,6 +87,8 @@ pub struct JsAccumulator {
     agent: Option<Agent>,
     on_span: Option<js_sys::Function>,
     scratch: Vec<u8>,
+    /// The JSON text of the events of one call, reused across calls.
+    out: String,
 }
 
 #[wasm_bindgen(js_class = Accumulator)]
@@ -113,6 +115,7 @@ impl JsAccumulator {
             agent,
             on_span,
             scratch: Vec::new(),
+            out: String::new(),
         })
     }
 
@@ -146,7 +149,7 @@ impl JsAccumulator {
         if events.is_empty() {
             return Ok(js_sys::Array::new().into());
         }
-        to_js(events)
+        events_to_js(&mut self.out, events)
     }
 
     /// Ends the input and returns the last events (an unterminated event, held-back text,
@@ -154,7 +157,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
     pub fn flush(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
-            Some(inner) => to_js(inner.flush()),
+            Some(inner) => events_to_js(&mut self.out, inner.flush()),
             None => Ok(js_sys::Array::new().into()),
         }
     }
@@ -164,7 +167,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
     pub fn abort(&mut self, message: &str) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
-            Some(inner) => to_js(inner.abort(message)),
+            Some(inner) => events_to_js(&mut self.out, inner.abort(message)),
             None => Ok(js_sys::Array::new().into()),
         }
     }
@@ -261,4 +264,17 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
         agent_out = Some(agent);
     }
     Ok((out, agent_out))
+}
+
+/// Events as plain JS data: JSON text written into `out` (kept for the next call, so a push
+/// allocates nothing for it once warm) and parsed once by the engine.
+fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsValue, JsValue> {
+    out.clear();
+    crate::model::write_events(out, events);
+    let parsed = js_sys::JSON::parse(out);
+    if out.capacity() > 1 << 16 {
+        // One huge push (a whole body) does not pin its buffer for the stream's life.
+        *out = String::new();
+    }
+    parsed
 }
