@@ -128,22 +128,18 @@ impl JsAccumulator {
         let Some(inner) = self.inner.as_mut() else {
             return Err(js_error(&finished_error()));
         };
-        let events = if let Some(text) = chunk.as_string() {
+        // The common case first, and no more calls into JS than needed: each costs.
+        let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
+            inner.push(copy_into(&mut self.scratch, array))
+        } else if let Some(text) = chunk.as_string() {
             inner.push(text.as_bytes())
+        } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
+            inner.push(copy_into(&mut self.scratch, &Uint8Array::new(buffer)))
         } else {
-            let bytes = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
-                array.clone()
-            } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
-                Uint8Array::new(buffer)
-            } else {
-                return Err(js_error(&Error::invalid_input(
-                    "chunk",
-                    "push takes a Uint8Array, an ArrayBuffer or a string",
-                )));
-            };
-            self.scratch.resize(bytes.length() as usize, 0);
-            bytes.copy_to(&mut self.scratch);
-            inner.push(&self.scratch)
+            return Err(js_error(&Error::invalid_input(
+                "chunk",
+                "push takes a Uint8Array, an ArrayBuffer or a string",
+            )));
         }
         .map_err(|e| js_error(&e))?;
         if events.is_empty() {
@@ -277,4 +273,11 @@ fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsVal
         *out = String::new();
     }
     parsed
+}
+
+/// The bytes of `array` copied into `scratch` (one call into JS for the copy).
+fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array) -> &'s [u8] {
+    scratch.resize(array.length() as usize, 0);
+    array.copy_to(scratch);
+    scratch
 }
