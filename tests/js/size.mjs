@@ -1,8 +1,15 @@
-// The size budget: the release .wasm plus its JS glue, gzipped, must stay within 80 KB.
+// The package's size: the release .wasm plus its JS glue, gzipped (level 9).
+//
+// Two numbers. TARGET is issue 8's budget (80 KB), which the release build does not meet yet:
+// it is printed with the gap on every `make test`. CEILING is what the build measures today
+// plus a little slack: going above it fails `make test`, so the size cannot grow unseen while
+// the work towards TARGET goes on (see bench/FINDINGS.md, "Size"). Lower CEILING whenever a
+// change makes the package smaller; never raise it without saying why in the commit.
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-const BUDGET = 80 * 1024;
+const TARGET = 80 * 1024;
+const CEILING = 262 * 1024;
 const dir = new URL("../../pkg/", import.meta.url);
 const files = ["llm_wire_bg.wasm", "llm_wire.js"];
 let total = 0;
@@ -12,10 +19,10 @@ for (const file of files) {
   total += gz;
   console.log(`${file}: ${bytes.length} bytes, ${gz} gzipped`);
 }
-console.log(`total gzipped: ${total} bytes (budget ${BUDGET})`);
-// The budget is enforced (`--enforce`) once the size work of the benchmark issue lands; until
-// then the figure is reported on every `make test` so it cannot drift unseen.
-if (total > BUDGET) {
-  console.log(`over the size budget by ${total - BUDGET} bytes`);
-  if (process.argv.includes("--enforce")) process.exit(1);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`total gzipped: ${kb(total)} (ceiling ${kb(CEILING)}; issue 8 target ${kb(TARGET)})`);
+if (total > TARGET) console.log(`target not met: ${kb(total - TARGET)} over ${kb(TARGET)}`);
+if (total > CEILING) {
+  console.log(`FAIL: the package grew above its ceiling by ${kb(total - CEILING)}`);
+  process.exit(1);
 }
