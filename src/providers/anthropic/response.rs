@@ -8,9 +8,10 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{convert_usage, map_stop_reason};
+use super::{convert_usage, map_stop_reason, read_object};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::{self, read_document, Kind};
 use crate::model::RawJson;
 use crate::process::errors::ErrorField;
 use crate::providers::Scalar;
@@ -34,26 +35,59 @@ pub(crate) struct MessageBody<'a> {
     pub(crate) error: ErrorField<'a>,
 }
 
-#[derive(Deserialize)]
+/// One content block, read from its JSON text by [`ContentBlock::read`].
+#[derive(Default)]
 pub(crate) struct ContentBlock<'a> {
-    #[serde(default, borrow, rename = "type")]
     pub(crate) kind: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) text: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub(crate) citations: Option<Vec<&'a RawValue>>,
-    #[serde(default, borrow)]
+    /// Each citation's raw JSON text.
+    pub(crate) citations: Option<Vec<&'a str>>,
     pub(crate) thinking: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) signature: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) data: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) id: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) name: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub(crate) input: Option<&'a RawValue>,
+    /// Raw JSON text.
+    pub(crate) input: Option<&'a str>,
+}
+
+impl<'a> ContentBlock<'a> {
+    /// The block, or `None` (kept whole as an `unknown` block by the callers) when the text is
+    /// not an object, is not JSON (a lone surrogate escape in a string it reads), or has
+    /// `citations` that are neither an array nor null. A repeated key is read again (the last
+    /// one wins).
+    pub(crate) fn read(text: &'a str) -> Option<ContentBlock<'a>> {
+        let mut citations_ok = true;
+        let block = read_document(text.as_bytes(), |r| {
+            read_object(r, |block: &mut ContentBlock<'a>, r, key| {
+                match key {
+                    b"type" => block.kind = Scalar(r.scalar()?),
+                    b"text" => block.text = Scalar(r.scalar()?),
+                    b"citations" => match r.peek()? {
+                        Kind::Null => block.citations = None,
+                        Kind::Array => {
+                            let mut citations = Vec::new();
+                            r.array(|r| {
+                                citations.push(r.raw()?);
+                                Ok(())
+                            })?;
+                            block.citations = Some(citations);
+                        }
+                        _ => citations_ok = false,
+                    },
+                    b"thinking" => block.thinking = Scalar(r.scalar()?),
+                    b"signature" => block.signature = Scalar(r.scalar()?),
+                    b"data" => block.data = Scalar(r.scalar()?),
+                    b"id" => block.id = Scalar(r.scalar()?),
+                    b"name" => block.name = Scalar(r.scalar()?),
+                    b"input" => block.input = r.raw_non_null()?,
+                    _ => {}
+                }
+                Ok(())
+            })
+        });
+        block.ok()?.filter(|_| citations_ok)
+    }
 }
 
 impl MessageBody<'_> {
@@ -65,7 +99,7 @@ impl MessageBody<'_> {
         }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         for (index, raw) in self.content.into_iter().flatten().enumerate() {
-            let Ok(block) = serde_json::from_str::<ContentBlock<'_>>(raw.get()) else {
+            let Some(block) = ContentBlock::read(raw.get()) else {
                 b.other_block(0, "unknown", RawJson::from_raw(raw));
                 continue;
             };
@@ -74,7 +108,7 @@ impl MessageBody<'_> {
                 "text" => {
                     b.text(0, block.text.as_deref().unwrap_or(""))?;
                     for citation in block.citations.into_iter().flatten() {
-                        b.citation(0, RawJson::from_raw(citation));
+                        b.citation(0, RawJson::from_raw(json::raw_value(citation)));
                     }
                 }
                 "thinking" => {
@@ -85,7 +119,7 @@ impl MessageBody<'_> {
                 "tool_use" => {
                     let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
                     let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
-                    let arguments = block.input.map_or_else(|| "{}".to_owned(), |input| minify(input.get()));
+                    let arguments = block.input.map_or_else(|| "{}".to_owned(), minify);
                     b.tool_arguments(0, at, &arguments)?;
                     b.end_tool_call(0, at);
                 }

@@ -6,63 +6,119 @@
 //! (`server_tool_use`, `web_search_tool_result`, any block type this crate does not model) are
 //! kept whole as `other` blocks, a streamed `server_tool_use` with its assembled `input`.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::map_stop_reason;
 use super::response::ContentBlock;
 use super::usage::Counts;
+use super::{map_stop_reason, read_object};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::{self, read_document, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
-#[derive(Deserialize)]
+/// One event, read whole with [`crate::json`] before any of it is applied.
+///
+/// Lenient where the serde derives this replaced refused the whole event: an `index` that is not
+/// a non-negative whole number (`"1"`, `-1`, `1.5`) reads as absent, so as 0 (`1.0` reads as 1);
+/// a `message`, `delta` or `error` that is not an object reads as absent; and a repeated key is
+/// read again, the last one winning. An event that is not an object is not JSON to this decoder
+/// (serde read an array as the fields in order, here and for the nested objects; nobody sends
+/// that).
+#[derive(Default)]
 struct Event<'a> {
-    #[serde(default, borrow, rename = "type")]
     kind: Scalar<'a>,
-    #[serde(default)]
     index: Option<u64>,
-    #[serde(default, borrow)]
     message: Option<MessageStart<'a>>,
-    #[serde(default, borrow)]
-    content_block: Option<&'a RawValue>,
-    #[serde(default, borrow)]
+    /// Raw JSON text, read only by `content_block_start`.
+    content_block: Option<&'a str>,
     delta: Option<Delta<'a>>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
+    usage: Option<&'a str>,
     error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Deserialize)]
+impl<'a> Event<'a> {
+    /// The event, or `None` when the document is not an object.
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<Event<'a>>> {
+        read_object(r, |e: &mut Event<'a>, r, key| {
+            match key {
+                b"type" => e.kind = Scalar(r.scalar()?),
+                b"index" => e.index = r.index()?,
+                b"message" => e.message = MessageStart::read(r)?,
+                b"content_block" => e.content_block = r.raw_non_null()?,
+                b"delta" => e.delta = Delta::read(r)?,
+                b"usage" => e.usage = r.raw_non_null()?,
+                b"error" => e.error = read_error(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+#[derive(Default)]
 struct MessageStart<'a> {
-    #[serde(default, borrow)]
     id: Scalar<'a>,
-    #[serde(default, borrow)]
     model: Scalar<'a>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
+    usage: Option<&'a str>,
+}
+
+impl<'a> MessageStart<'a> {
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
+        read_object(r, |m: &mut MessageStart<'a>, r, key| {
+            match key {
+                b"id" => m.id = Scalar(r.scalar()?),
+                b"model" => m.model = Scalar(r.scalar()?),
+                b"usage" => m.usage = r.raw_non_null()?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
 }
 
 /// A `content_block_delta`'s or `message_delta`'s `delta`.
-#[derive(Deserialize)]
+#[derive(Default)]
 struct Delta<'a> {
-    #[serde(default, borrow, rename = "type")]
     kind: Scalar<'a>,
-    #[serde(default, borrow)]
     text: Scalar<'a>,
-    #[serde(default, borrow)]
     thinking: Scalar<'a>,
-    #[serde(default, borrow)]
     signature: Scalar<'a>,
-    #[serde(default, borrow)]
     partial_json: Scalar<'a>,
-    #[serde(default, borrow)]
-    citation: Option<&'a RawValue>,
-    #[serde(default, borrow)]
+    citation: Option<&'a str>,
     stop_reason: Scalar<'a>,
+}
+
+impl<'a> Delta<'a> {
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
+        read_object(r, |d: &mut Delta<'a>, r, key| {
+            match key {
+                b"type" => d.kind = Scalar(r.scalar()?),
+                b"text" => d.text = Scalar(r.scalar()?),
+                b"thinking" => d.thinking = Scalar(r.scalar()?),
+                b"signature" => d.signature = Scalar(r.scalar()?),
+                b"partial_json" => d.partial_json = Scalar(r.scalar()?),
+                b"citation" => d.citation = r.raw_non_null()?,
+                b"stop_reason" => d.stop_reason = Scalar(r.scalar()?),
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+/// An `error` event's `{type, message, code}`.
+fn read_error<'a>(r: &mut Reader<'a>) -> JsonResult<Option<ErrorBody<'a>>> {
+    read_object(r, |e: &mut ErrorBody<'a>, r, key| {
+        match key {
+            b"message" => e.message = Scalar(r.scalar()?),
+            b"type" => e.kind = Scalar(r.scalar()?),
+            b"code" => e.code = Scalar(r.scalar()?),
+            _ => {}
+        }
+        Ok(())
+    })
 }
 
 /// What an open content block is, by the stream's block index.
@@ -87,8 +143,9 @@ pub(crate) struct AnthropicStream {
 
 impl AnthropicStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
-        let parsed: Event<'_> = match serde_json::from_slice(event.data) {
-            Ok(parsed) => parsed,
+        let parsed = match read_document(event.data, Event::read) {
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => return Ok(Handled::NotJson(JsonError { what: "expected an object", at: 0 }.to_string())),
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         let index = parsed.index.unwrap_or(0);
@@ -130,17 +187,17 @@ impl AnthropicStream {
         Ok(Handled::Done)
     }
 
-    fn usage(&mut self, raw: &RawValue, b: &mut MessageBuilder) {
+    fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
-            b.set_usage(self.counts.usage(raw));
+            b.set_usage(self.counts.usage(json::raw_value(raw)));
         }
     }
 
-    fn block_start(&mut self, index: u64, raw: &RawValue, b: &mut MessageBuilder) -> Result<()> {
+    fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         self.open.retain(|(i, _)| *i != index);
-        let Ok(block) = serde_json::from_str::<ContentBlock<'_>>(raw.get()) else {
-            b.other_block(0, "unknown", RawJson::from_raw(raw));
+        let Some(block) = ContentBlock::read(raw) else {
+            b.other_block(0, "unknown", RawJson::from_raw(json::raw_value(raw)));
             return Ok(());
         };
         b.break_block(0);
@@ -148,7 +205,7 @@ impl AnthropicStream {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
                 for citation in block.citations.into_iter().flatten() {
-                    b.citation(0, RawJson::from_raw(citation));
+                    b.citation(0, RawJson::from_raw(json::raw_value(citation)));
                 }
                 Open::Content
             }
@@ -166,10 +223,10 @@ impl AnthropicStream {
                 Open::Tool(b.begin_tool_call(0, id, name, Some(index), None))
             }
             "server_tool_use" => {
-                Open::ServerTool { kind: "server_tool_use".into(), start: raw.get().to_owned(), input: String::new() }
+                Open::ServerTool { kind: "server_tool_use".into(), start: raw.to_owned(), input: String::new() }
             }
             other => {
-                b.other_block(0, other, RawJson::from_raw(raw));
+                b.other_block(0, other, RawJson::from_raw(json::raw_value(raw)));
                 Open::Content
             }
         };
@@ -185,7 +242,7 @@ impl AnthropicStream {
             "signature_delta" => b.reasoning_signature(0, delta.signature.as_deref().unwrap_or("")),
             "citations_delta" => {
                 if let Some(citation) = delta.citation {
-                    b.citation(0, RawJson::from_raw(citation));
+                    b.citation(0, RawJson::from_raw(json::raw_value(citation)));
                 }
             }
             "input_json_delta" => {
@@ -234,4 +291,56 @@ fn server_block(start: &str, input: &str) -> RawJson {
         RawJson::parse(&serde_json::to_string(&block).ok()?)
     })();
     assembled.or_else(|| RawJson::parse(start)).unwrap_or_else(|| RawJson(RawValue::NULL.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnthropicStream;
+    use crate::accumulator::MessageBuilder;
+    use crate::providers::Handled;
+    use crate::sse::SseEvent;
+    use crate::Limits;
+
+    /// Feeds `events` (data only) and returns the builder with whether each was JSON.
+    fn feed(events: &[&str]) -> (MessageBuilder, Vec<bool>) {
+        let (mut stream, mut b) = (AnthropicStream::default(), MessageBuilder::new(Limits::default(), None));
+        let handled = events
+            .iter()
+            .map(|data| {
+                let event = SseEvent { event: "", data: data.as_bytes(), id: b"" };
+                matches!(stream.event(&event, &mut b).unwrap(), Handled::Done)
+            })
+            .collect();
+        (b, handled)
+    }
+
+    #[test]
+    fn an_event_that_is_not_a_json_object_applies_nothing() {
+        let untouched = format!("{:?}", feed(&[]).0);
+        for data in [
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}"#,
+            r#"{"type":"message_start","message":{"id":"m"},"delta":{"text":"\ud800"}}"#,
+            r#"{"type":"message_stop","type":"message_stop" "index":0}"#,
+            r#"["message_stop"]"#,
+            "null",
+        ] {
+            let (b, handled) = feed(&[data]);
+            assert_eq!(handled, [false], "{data}");
+            assert_eq!(format!("{b:?}"), untouched, "{data}");
+        }
+    }
+
+    #[test]
+    fn an_index_that_is_not_a_whole_number_reads_as_absent() {
+        let (b, handled) = feed(&[
+            r#"{"type":"content_block_start","index":"1","content_block":{"type":"text","text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0.0,"delta":{"type":"text_delta","text":"b"}}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2.0}}"#,
+            r#"{"type":"message_stop"}"#,
+        ]);
+        assert_eq!(handled, [true; 4]);
+        let message = b.build();
+        assert_eq!(message.text, "ab");
+        assert_eq!(message.usage.map(|u| u.output_tokens), Some(2));
+    }
 }

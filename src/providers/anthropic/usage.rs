@@ -1,28 +1,41 @@
 //! Anthropic usage → [`Usage`]. `input_tokens` excludes cached tokens, which are counted apart
 //! as reads (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`).
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::read_object;
+use crate::json::read_document;
 use crate::model::{RawJson, Usage};
-use crate::providers::count;
 
 /// The counts of one usage object; a stream restates some of them in `message_delta`.
-#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq)]
+#[derive(Default, Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Counts {
-    #[serde(default, deserialize_with = "count")]
     input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
     output_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
     cache_read_input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
     cache_creation_input_tokens: Option<u64>,
 }
 
 impl Counts {
-    pub(crate) fn read(raw: &RawValue) -> Option<Counts> {
-        serde_json::from_str(raw.get()).ok()
+    /// The counts of a usage object's JSON text, each read as [`crate::providers::count`] reads
+    /// it (integers, floats such as `12.0`, numeric strings; null or anything else is absent).
+    /// `None` when the text is not an object; a repeated key is read again (the last one wins).
+    pub(crate) fn read(text: &str) -> Option<Counts> {
+        let counts = read_document(text.as_bytes(), |r| {
+            read_object(r, |counts: &mut Counts, r, key| {
+                let slot = match key {
+                    b"input_tokens" => &mut counts.input_tokens,
+                    b"output_tokens" => &mut counts.output_tokens,
+                    b"cache_read_input_tokens" => &mut counts.cache_read_input_tokens,
+                    b"cache_creation_input_tokens" => &mut counts.cache_creation_input_tokens,
+                    _ => return Ok(()),
+                };
+                let value = r.scalar()?.and_then(|text| text.parse::<f64>().ok());
+                *slot = value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64);
+                Ok(())
+            })
+        });
+        counts.ok()?
     }
 
     /// `later` restated over `self`: every count it carries wins, the others are kept.
@@ -51,5 +64,5 @@ impl Counts {
 }
 
 pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    Counts::read(raw).map(|counts| counts.usage(raw))
+    Counts::read(raw.get()).map(|counts| counts.usage(raw))
 }
