@@ -217,18 +217,26 @@ impl<'a> Reader<'a> {
         self.string_token().map(Some)
     }
 
-    /// Any scalar as text, leniently: a string as itself, a number as its text (integers as
-    /// written, others in Rust's shortest form), a boolean as `true`/`false`; `None` for null,
+    /// Any scalar as text, leniently: a string as itself, a number as its text (integers that
+    /// fit 64 bits as written, others as the shortest form of their f64, as serde_json reads
+    /// them), a boolean as `true`/`false`; `None` for null,
     /// objects and arrays (skipped).
     pub(crate) fn scalar(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
         match self.peek()? {
             Kind::String => self.string_token().map(Some),
             Kind::Number => {
+                let at = self.pos;
                 let (text, integer) = self.number_token()?;
-                if integer {
+                let fits = match text.strip_prefix('-') {
+                    Some(_) => text.parse::<i64>().is_ok(),
+                    None => text.parse::<u64>().is_ok(),
+                };
+                if integer && fits {
                     return Ok(Some(Cow::Borrowed(text)));
                 }
-                let value: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+                // As serde_json: other numbers are read as f64, and one out of its range is an error.
+                let value = text.parse::<f64>().ok().filter(|v| v.is_finite());
+                let value = value.ok_or(JsonError { what: "number out of range", at })?;
                 Ok(Some(Cow::Owned(value.to_string())))
             }
             Kind::Bool => {
