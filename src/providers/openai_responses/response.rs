@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::{raw_value, read_document, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::ErrorField;
 use crate::providers::Scalar;
@@ -36,40 +37,121 @@ pub(crate) struct ResponseBody<'a> {
     pub(crate) error: ErrorField<'a>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 pub(crate) struct Incomplete<'a> {
     #[serde(default, borrow)]
     pub(crate) reason: Scalar<'a>,
 }
 
-#[derive(Deserialize)]
+impl<'a> Incomplete<'a> {
+    /// `incomplete_details` in a stream event, or `None` when the value is not an object.
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Incomplete<'a>>> {
+        read_object(r, |details: &mut Incomplete<'a>, r, key| {
+            if key == b"reason" {
+                details.reason = Scalar(r.scalar()?);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// One output item, of a body or of a stream's `output_item.*` event.
+#[derive(Default)]
 pub(crate) struct Item<'a> {
-    #[serde(default, borrow, rename = "type")]
     pub(crate) kind: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) id: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) call_id: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) name: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) arguments: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) summary: Option<Vec<Part<'a>>>,
-    #[serde(default, borrow)]
     pub(crate) content: Option<Vec<Part<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 pub(crate) struct Part<'a> {
-    #[serde(default, borrow, rename = "type")]
     pub(crate) kind: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) text: Scalar<'a>,
-    #[serde(default, borrow)]
     pub(crate) refusal: Scalar<'a>,
-    #[serde(default, borrow)]
-    pub(crate) annotations: Option<Vec<&'a RawValue>>,
+    /// Each annotation's JSON text.
+    pub(crate) annotations: Option<Vec<&'a str>>,
+}
+
+/// The shape error of an item that is JSON but not an item.
+fn not_an_item() -> JsonError {
+    JsonError { what: "not an output item", at: 0 }
+}
+
+impl<'a> Item<'a> {
+    /// Reads an item from its JSON text; `None`, and the item is kept whole as an unknown
+    /// block, when it is not an object or its `summary`, `content` or a part's `annotations`
+    /// is neither null nor an array, or a part is not an object (as the serde derive this
+    /// replaces refused them; an array where an object belongs, which the derive read by
+    /// position, is refused too). A repeated key keeps its last value (the derive refused it).
+    pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
+        let read = read_document(text.as_bytes(), |r| {
+            let item = read_object(r, |item: &mut Item<'a>, r, key| {
+                match key {
+                    b"type" => item.kind = Scalar(r.scalar()?),
+                    b"id" => item.id = Scalar(r.scalar()?),
+                    b"call_id" => item.call_id = Scalar(r.scalar()?),
+                    b"name" => item.name = Scalar(r.scalar()?),
+                    b"arguments" => item.arguments = Scalar(r.scalar()?),
+                    b"summary" => item.summary = list(r, Part::read)?,
+                    b"content" => item.content = list(r, Part::read)?,
+                    _ => {}
+                }
+                Ok(())
+            })?;
+            item.ok_or_else(not_an_item)
+        });
+        read.ok()
+    }
+}
+
+impl<'a> Part<'a> {
+    fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
+        let part = read_object(r, |part: &mut Part<'a>, r, key| {
+            match key {
+                b"type" => part.kind = Scalar(r.scalar()?),
+                b"text" => part.text = Scalar(r.scalar()?),
+                b"refusal" => part.refusal = Scalar(r.scalar()?),
+                b"annotations" => part.annotations = list(r, Reader::raw)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        part.ok_or_else(not_an_item)
+    }
+}
+
+/// Reads an object into a default `T`, `field` reading each key's value; `None` (the value
+/// skipped) when the value is not an object.
+pub(super) fn read_object<'a, T: Default>(
+    r: &mut Reader<'a>,
+    mut field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<Option<T>> {
+    let mut value = T::default();
+    let is_object = r.object(|r, key| field(&mut value, r, key))?;
+    Ok(is_object.then_some(value))
+}
+
+/// An array read element by element with `read`; `None` for null, an error for anything else.
+fn list<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<Option<Vec<T>>> {
+    if r.peek()? == Kind::Null {
+        r.skip()?;
+        return Ok(None);
+    }
+    let mut items = Vec::new();
+    if !r.array(|r| {
+        items.push(read(r)?);
+        Ok(())
+    })? {
+        return Err(not_an_item());
+    }
+    Ok(Some(items))
 }
 
 impl ResponseBody<'_> {
@@ -81,7 +163,7 @@ impl ResponseBody<'_> {
         let mut calls = 0;
         let mut refusal: Option<String> = None;
         for (index, raw) in self.output.into_iter().flatten().enumerate() {
-            let Ok(item) = serde_json::from_str::<Item<'_>>(raw.get()) else {
+            let Some(item) = Item::read(raw.get()) else {
                 b.other_block(0, "unknown", RawJson::from_raw(raw));
                 continue;
             };
@@ -104,7 +186,7 @@ impl ResponseBody<'_> {
                                 b.break_block(0);
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                                 for annotation in part.annotations.into_iter().flatten() {
-                                    b.citation(0, RawJson::from_raw(annotation));
+                                    b.citation(0, RawJson::from_raw(raw_value(annotation)));
                                 }
                             }
                         }

@@ -5,64 +5,113 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
-use super::response::{Incomplete, Item};
+use super::response::{read_object, Incomplete, Item};
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::{raw_value, read_document, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
-#[derive(Deserialize)]
+/// One event, read whole before anything is applied.
+///
+/// Read by hand with [`crate::json`] rather than a serde derive, and more leniently than the
+/// derive was on valid JSON of an odd shape: an index that is not a non-negative integer
+/// (`"3"`, `-1`) reads as absent (`3.0` as 3), `response`, `error` and `incomplete_details`
+/// that are not objects read as absent, and a repeated key keeps its last value; the derive
+/// refused the whole event for each of these. (It also read a struct from an array, by
+/// position; an array there now reads as absent.) Data that is not an object is still
+/// refused, as `NotJson`.
+#[derive(Default)]
 struct Event<'a> {
-    #[serde(default, borrow, rename = "type")]
     kind: Scalar<'a>,
-    #[serde(default, borrow)]
     response: Option<Response<'a>>,
-    #[serde(default, borrow)]
-    item: Option<&'a RawValue>,
-    #[serde(default)]
+    /// The item's JSON text (`output_item.*`, rare), read into an [`Item`] when acted on.
+    item: Option<&'a str>,
     output_index: Option<u64>,
-    #[serde(default)]
     content_index: Option<u64>,
-    #[serde(default)]
     summary_index: Option<u64>,
-    #[serde(default, borrow)]
     item_id: Scalar<'a>,
-    #[serde(default, borrow)]
     delta: Scalar<'a>,
-    #[serde(default, borrow)]
     text: Scalar<'a>,
-    #[serde(default, borrow)]
     arguments: Scalar<'a>,
-    #[serde(default, borrow)]
     refusal: Scalar<'a>,
     /// `error` events: `{code, message}` on top, or nested in `error`.
-    #[serde(default, borrow)]
     code: Scalar<'a>,
-    #[serde(default, borrow)]
     message: Scalar<'a>,
-    #[serde(default, borrow)]
     error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct Response<'a> {
-    #[serde(default, borrow)]
     id: Scalar<'a>,
-    #[serde(default, borrow)]
     model: Scalar<'a>,
-    #[serde(default, borrow)]
     status: Scalar<'a>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
+    /// The usage object's JSON text.
+    usage: Option<&'a str>,
     incomplete_details: Option<Incomplete<'a>>,
-    #[serde(default, borrow)]
     error: Option<ErrorBody<'a>>,
+}
+
+impl<'a> Event<'a> {
+    /// Reads the event's data; an error when it is not JSON, or not an object.
+    fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
+        read_document(data, |r| {
+            let event = read_object(r, |e: &mut Event<'a>, r, key| {
+                match key {
+                    b"type" => e.kind = Scalar(r.scalar()?),
+                    b"response" => e.response = Response::read(r)?,
+                    b"item" => e.item = r.raw_non_null()?,
+                    b"output_index" => e.output_index = r.index()?,
+                    b"content_index" => e.content_index = r.index()?,
+                    b"summary_index" => e.summary_index = r.index()?,
+                    b"item_id" => e.item_id = Scalar(r.scalar()?),
+                    b"delta" => e.delta = Scalar(r.scalar()?),
+                    b"text" => e.text = Scalar(r.scalar()?),
+                    b"arguments" => e.arguments = Scalar(r.scalar()?),
+                    b"refusal" => e.refusal = Scalar(r.scalar()?),
+                    b"code" => e.code = Scalar(r.scalar()?),
+                    b"message" => e.message = Scalar(r.scalar()?),
+                    b"error" => e.error = read_error(r)?,
+                    _ => {}
+                }
+                Ok(())
+            })?;
+            event.ok_or(JsonError { what: "expected an object", at: 0 })
+        })
+    }
+}
+
+impl<'a> Response<'a> {
+    /// The `response` object, or `None` when the value is not an object.
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<Response<'a>>> {
+        read_object(r, |response: &mut Response<'a>, r, key| {
+            match key {
+                b"id" => response.id = Scalar(r.scalar()?),
+                b"model" => response.model = Scalar(r.scalar()?),
+                b"status" => response.status = Scalar(r.scalar()?),
+                b"usage" => response.usage = r.raw_non_null()?,
+                b"incomplete_details" => response.incomplete_details = Incomplete::read(r)?,
+                b"error" => response.error = read_error(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+/// An `{message, type, code}` error object, or `None` when the value is not an object.
+fn read_error<'a>(r: &mut Reader<'a>) -> JsonResult<Option<ErrorBody<'a>>> {
+    read_object(r, |error: &mut ErrorBody<'a>, r, key| {
+        match key {
+            b"message" => error.message = Scalar(r.scalar()?),
+            b"type" => error.kind = Scalar(r.scalar()?),
+            b"code" => error.code = Scalar(r.scalar()?),
+            _ => {}
+        }
+        Ok(())
+    })
 }
 
 /// What the stream has said of one output item.
@@ -82,7 +131,7 @@ pub(crate) struct ResponsesStream {
 
 impl ResponsesStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
-        let e: Event<'_> = match serde_json::from_slice(event.data) {
+        let e = match Event::read(event.data) {
             Ok(e) => e,
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
@@ -142,7 +191,7 @@ impl ResponsesStream {
                     });
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
                     b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
-                    if let Some(usage) = r.usage.and_then(convert_usage) {
+                    if let Some(usage) = r.usage.map(raw_value).and_then(convert_usage) {
                         b.set_usage(usage);
                     }
                 }
@@ -154,7 +203,7 @@ impl ResponsesStream {
                     if let Some(error) = r.error {
                         b.error(error.info());
                     }
-                    if let Some(usage) = r.usage.and_then(convert_usage) {
+                    if let Some(usage) = r.usage.map(raw_value).and_then(convert_usage) {
                         b.set_usage(usage);
                     }
                 }
@@ -204,7 +253,7 @@ impl ResponsesStream {
     }
 
     fn item_added(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
-        let Some(item) = e.item.and_then(|raw| serde_json::from_str::<Item<'_>>(raw.get()).ok()) else { return Ok(()) };
+        let Some(item) = e.item.and_then(Item::read) else { return Ok(()) };
         self.item_of(item.id.as_deref(), e.output_index);
         match item.kind.as_deref().unwrap_or("") {
             "function_call" => {
@@ -221,9 +270,9 @@ impl ResponsesStream {
     }
 
     fn item_done(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
-        let Some(raw) = e.item else { return Ok(()) };
-        let Ok(item) = serde_json::from_str::<Item<'_>>(raw.get()) else {
-            b.other_block(0, "unknown", RawJson::from_raw(raw));
+        let Some(text) = e.item else { return Ok(()) };
+        let Some(item) = Item::read(text) else {
+            b.other_block(0, "unknown", RawJson::from_raw(raw_value(text)));
             return Ok(());
         };
         match item.kind.as_deref().unwrap_or("") {
@@ -250,7 +299,7 @@ impl ResponsesStream {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
                             for annotation in part.annotations.into_iter().flatten() {
-                                b.citation(0, RawJson::from_raw(annotation));
+                                b.citation(0, RawJson::from_raw(raw_value(annotation)));
                             }
                         }
                     }
@@ -264,7 +313,7 @@ impl ResponsesStream {
                     }
                 }
             }
-            other => b.other_block(0, other, RawJson::from_raw(raw)),
+            other => b.other_block(0, other, RawJson::from_raw(raw_value(text))),
         }
         Ok(())
     }
