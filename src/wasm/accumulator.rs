@@ -173,7 +173,7 @@ impl JsAccumulator {
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let first = self.finished.is_none();
         let message = self.final_message();
-        let json = to_js(message)?;
+        let json = super::message::message_to_js(message)?;
         if let (true, Some(on_span), Some(message)) = (first, &self.on_span, &self.finished) {
             on_span.call1(&JsValue::NULL, &to_js(&message_span(self.agent.as_ref(), message))?)?;
         }

@@ -2,6 +2,7 @@
 
 pub mod accumulator;
 pub mod convert;
+mod message;
 mod process;
 mod request;
 
