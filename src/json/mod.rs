@@ -83,6 +83,27 @@ fn string_stops(w: u64) -> u64 {
     ((q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s) | (w.wrapping_sub(LO * 0x20) & !w)) & HI
 }
 
+/// The position of the next `"`, `\\` or control character in `src` from `from` (or its
+/// length), eight bytes at a time: the bytes a JSON string must escape, and where a string
+/// being read stops.
+#[inline]
+pub(crate) fn next_string_stop(src: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i + 8 <= src.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&src[i..i + 8]);
+        let m = string_stops(u64::from_le_bytes(word));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < src.len() && !matches!(src[i], b'"' | b'\\' | 0..=0x1F) {
+        i += 1;
+    }
+    i
+}
+
 impl<'a> Reader<'a> {
     fn err(&self, what: &'static str) -> JsonError {
         JsonError { what, at: self.pos }
@@ -151,7 +172,16 @@ impl<'a> Reader<'a> {
             if self.src.get(self.pos) != Some(&b'"') {
                 return Err(self.err("expected a key"));
             }
-            let key = self.string_bytes(true)?;
+            // Keys are nearly always plain: borrowed straight, without the general string path.
+            let src = self.src;
+            let plain_end = next_string_stop(src, self.pos + 1);
+            let key = if src.get(plain_end) == Some(&b'"') {
+                let key = &src[self.pos + 1..plain_end];
+                self.pos = plain_end + 1;
+                Cow::Borrowed(key)
+            } else {
+                self.string_bytes(true)?
+            };
             self.expect(b':', "expected `:`")?;
             self.skip_ws();
             let start = self.pos;
@@ -312,26 +342,11 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Moves `pos` (just after an opening quote or an escape) to the next `"`, `\` or control
-    /// character, eight bytes at a time.
+    /// Moves `pos` (just after an opening quote or an escape) to the next `"`, `\\` or control
+    /// character.
     #[inline]
     fn scan_string(&mut self) {
-        let src = self.src;
-        let mut i = self.pos;
-        while i + 8 <= src.len() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&src[i..i + 8]);
-            let m = string_stops(u64::from_le_bytes(word));
-            if m != 0 {
-                self.pos = i + (m.trailing_zeros() / 8) as usize;
-                return;
-            }
-            i += 8;
-        }
-        while i < src.len() && !matches!(src[i], b'"' | b'\\' | 0..=0x1F) {
-            i += 1;
-        }
-        self.pos = i;
+        self.pos = next_string_stop(self.src, self.pos);
     }
 
     /// Skips a string (at its opening quote), checking escapes and control characters.
@@ -358,6 +373,12 @@ impl<'a> Reader<'a> {
         let start = self.pos;
         let invalid = JsonError { what: "invalid UTF-8 in a string", at: start };
         match self.string_bytes(false)? {
+            // Most strings are short and ASCII: a word-at-a-time ASCII check is far cheaper than
+            // `from_utf8`'s byte-by-byte path for them.
+            Cow::Borrowed(bytes) if bytes.is_ascii() => {
+                // SAFETY: ASCII bytes are valid UTF-8.
+                Ok(Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }))
+            }
             Cow::Borrowed(bytes) => std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|_| invalid),
             Cow::Owned(bytes) => String::from_utf8(bytes).map(Cow::Owned).map_err(|_| invalid),
         }

@@ -7,30 +7,28 @@ pub(crate) fn string(out: &mut String, text: &str) {
     out.push('"');
     let bytes = text.as_bytes();
     let mut from = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0C => "\\f",
-            0..=0x1F => "",
-            _ => continue,
-        };
-        out.push_str(&text[from..i]);
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 0xF) as usize] as char);
-        } else {
-            out.push_str(escape);
+    loop {
+        // Runs that need no escape are found eight bytes at a time and copied whole.
+        let at = super::next_string_stop(bytes, from);
+        out.push_str(&text[from..at]);
+        let Some(&b) = bytes.get(at) else { break };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0C => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[(b >> 4) as usize] as char);
+                out.push(HEX[(b & 0xF) as usize] as char);
+            }
         }
-        from = i + 1;
+        from = at + 1;
     }
-    out.push_str(&text[from..]);
     out.push('"');
 }
 
