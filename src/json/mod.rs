@@ -49,6 +49,7 @@ pub(crate) struct Reader<'a> {
     src: &'a [u8],
     pos: usize,
     depth: u32,
+    key_at: usize,
 }
 
 /// Reads the one value of `src` with `read` and checks that only whitespace follows.
@@ -56,10 +57,34 @@ pub(crate) fn read_document<'a, T>(
     src: &'a [u8],
     read: impl FnOnce(&mut Reader<'a>) -> JsonResult<T>,
 ) -> JsonResult<T> {
-    let mut r = Reader { src, pos: 0, depth: 0 };
+    finish_document(Reader { src, pos: 0, depth: 0, key_at: 0 }, read)
+}
+
+/// Reads the rest of a document whose bytes before `at` are known to be valid JSON that ends
+/// inside its top-level object, just before a member (after `{` or a `,`): in practice, bytes
+/// identical to the start of a document read before. `read` continues with
+/// [`Reader::members`]; only whitespace may follow the object.
+pub(crate) fn resume_document<'a, T>(
+    src: &'a [u8],
+    at: usize,
+    read: impl FnOnce(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<T> {
+    finish_document(Reader { src, pos: at, depth: 1, key_at: at }, read)
+}
+
+/// A reader on the value starting at `at` of a document known to be valid up to that value.
+pub(crate) fn value_at<'a, T>(
+    src: &'a [u8],
+    at: usize,
+    read: impl FnOnce(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<T> {
+    read(&mut Reader { src, pos: at, depth: 1, key_at: at })
+}
+
+fn finish_document<'a, T>(mut r: Reader<'a>, read: impl FnOnce(&mut Reader<'a>) -> JsonResult<T>) -> JsonResult<T> {
     let value = read(&mut r)?;
     r.skip_ws();
-    if r.pos != src.len() {
+    if r.pos != r.src.len() {
         return Err(r.err("trailing characters"));
     }
     Ok(value)
@@ -155,7 +180,7 @@ impl<'a> Reader<'a> {
 
     /// Reads an object, calling `entry` with each key; `entry` reads the value (any value it
     /// leaves unread is skipped). Returns `false`, the value skipped, when it is not an object.
-    pub(crate) fn object(&mut self, mut entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
+    pub(crate) fn object(&mut self, entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
         if self.peek()? != Kind::Object {
             self.skip()?;
             return Ok(false);
@@ -167,11 +192,19 @@ impl<'a> Reader<'a> {
             self.depth -= 1;
             return Ok(true);
         }
+        self.members(entry)?;
+        Ok(true)
+    }
+
+    /// The members of an object from one that starts at `pos` (after `{` or a `,`) to its `}`.
+    /// `entry` sees each key; `self.pos` is then its value's start.
+    pub(crate) fn members(&mut self, mut entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<()> {
         loop {
             self.skip_ws();
             if self.src.get(self.pos) != Some(&b'"') {
                 return Err(self.err("expected a key"));
             }
+            self.key_at = self.pos;
             // Keys are nearly always plain: borrowed straight, without the general string path.
             let src = self.src;
             let plain_end = next_string_stop(src, self.pos + 1);
@@ -195,12 +228,22 @@ impl<'a> Reader<'a> {
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(true);
+                    return Ok(());
                 }
                 Some(_) => return Err(self.err("expected `,` or `}`")),
                 None => return Err(self.err("unexpected end of input")),
             }
         }
+    }
+
+    /// Where the key last handed to an `object`/`members` callback starts (its quote).
+    pub(crate) fn key_at(&self) -> usize {
+        self.key_at
+    }
+
+    /// The current position: inside an `object`/`members` callback, the value's start.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
     }
 
     /// Reads an array, calling `item` for each element (an element it leaves unread is

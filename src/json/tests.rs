@@ -317,7 +317,7 @@ fn errors_say_what_and_where() {
     assert_eq!(err.to_string(), "expected a key at byte 7");
     let err = validate(b"[1] x").unwrap_err();
     assert_eq!(err.to_string(), "trailing characters at byte 4");
-    let mut r = Reader { src: b"\"\\ud83c\"", pos: 0, depth: 0 };
+    let mut r = Reader { src: b"\"\\ud83c\"", pos: 0, depth: 0, key_at: 0 };
     assert!(r.string().is_err(), "a lone surrogate is refused where the text is read");
     assert!(validate(b"\"\\ud83c\"").is_ok(), "and not where it is skipped, as in serde_json");
     let keys = read_document(b"{\"\\udf89k\":1}", |r| {

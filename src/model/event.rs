@@ -132,6 +132,7 @@ impl Outcome {
 
 /// `events` as a JSON array appended to `out`: the same text `serde_json::to_string` gives,
 /// written without serde (this runs on every push).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn write_events(out: &mut String, events: &[StreamEvent]) {
     out.push('[');
     for (i, event) in events.iter().enumerate() {

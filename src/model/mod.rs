@@ -9,6 +9,7 @@ mod result;
 mod usage;
 
 pub use agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool};
+#[cfg(target_arch = "wasm32")]
 pub(crate) use event::write_events;
 pub use event::{ErrorInfo, FinishReason, Outcome, StreamEvent};
 pub use message::{Block, FinalMessage, ToolCall};

@@ -104,6 +104,7 @@ pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
 
 /// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it.
 #[derive(Debug, Default, Deserialize)]
+#[cfg_attr(test, derive(PartialEq))]
 pub(crate) struct ErrorBody<'a> {
     #[serde(default, borrow)]
     pub message: Scalar<'a>,
