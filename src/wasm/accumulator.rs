@@ -97,17 +97,22 @@ impl JsAccumulator {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AccumulatorOptions | undefined")] options: JsValue,
     ) -> Result<JsAccumulator, JsValue> {
-        // The callback is taken out first: a function is not JSON data.
+        // Each known option is read by itself: cheaper than turning the whole object into JSON
+        // (and `onSpan`, a function, is not JSON data).
         let mut on_span = None;
-        let options = if options.is_object() {
+        let options = if options.is_object() && !js_sys::Array::is_array(&options) {
             on_span = js_sys::Reflect::get(&options, &"onSpan".into())?.dyn_into::<js_sys::Function>().ok();
-            let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-            js_sys::Reflect::delete_property(&copy, &"onSpan".into())?;
-            copy.into()
+            let mut map = serde_json::Map::new();
+            for key in OPTION_KEYS {
+                let value = js_sys::Reflect::get(&options, &key.into())?;
+                if !value.is_undefined() {
+                    map.insert(key.to_owned(), option_json(value, key)?);
+                }
+            }
+            Value::Object(map)
         } else {
-            options
+            to_json(options, "options")?
         };
-        let options = to_json(options, "options")?;
         let (options, agent) = read_options(&options).map_err(|e| js_error(&e))?;
         Ok(JsAccumulator {
             inner: Some(Accumulator::new(options)),
@@ -200,6 +205,10 @@ impl JsAccumulator {
     fn final_message(&mut self) -> &FinalMessage {
         if let Some(inner) = self.inner.take() {
             self.finished = Some(inner.finish());
+            // Only the message is needed from now on: the input buffers go back to the allocator
+            // now, not when the object is freed or collected.
+            self.scratch = Vec::new();
+            self.out = String::new();
         }
         self.finished.get_or_insert_with(|| Accumulator::new(AccumulatorOptions::default()).finish())
     }
@@ -207,6 +216,32 @@ impl JsAccumulator {
 
 fn finished_error() -> Error {
     Error::new(crate::ErrorCode::Finished, "the accumulator has ended: push after finish")
+}
+
+/// The keys of `AccumulatorOptions` that are data (`onSpan` is read apart).
+const OPTION_KEYS: [&str; 7] =
+    ["format", "provider", "agent", "maxEventBytes", "maxBufferedBytes", "maxToolArgumentBytes", "maxMessageBytes"];
+
+/// One option as JSON, as `JSON.stringify` would give it: strings, booleans and numbers read
+/// directly (whole numbers as integers), anything else through `to_json`.
+fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
+    if let Some(text) = value.as_string() {
+        return Ok(Value::String(text));
+    }
+    if let Some(flag) = value.as_bool() {
+        return Ok(Value::Bool(flag));
+    }
+    if let Some(n) = value.as_f64() {
+        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+        return Ok(if n.fract() == 0.0 && (0.0..=EXACT).contains(&n) {
+            Value::from(n as u64)
+        } else if n.fract() == 0.0 && (-EXACT..0.0).contains(&n) {
+            Value::from(n as i64)
+        } else {
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+        });
+    }
+    to_json(value, &format!("options.{key}"))
 }
 
 /// Reads `AccumulatorOptions`; every bad value is an `invalid_input` at its path.

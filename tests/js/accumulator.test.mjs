@@ -51,6 +51,12 @@ test("push after finish throws an Error with code finished", () => {
 test("bad options throw invalid_input with the path", () => {
   assert.throws(() => new Accumulator({ format: "xml" }), (e) => e.code === "invalid_input" && e.path === "options.format");
   assert.throws(() => new Accumulator({ maxEventBytes: -1 }), (e) => e.path === "options.maxEventBytes");
+  assert.throws(() => new Accumulator({ maxEventBytes: 1.5 }), (e) => e.path === "options.maxEventBytes");
+  assert.throws(() => new Accumulator({ format: 7 }), (e) => e.path === "options.format");
+  assert.throws(() => new Accumulator([]), (e) => e.code === "invalid_input" && e.path === "options");
+  assert.throws(() => new Accumulator({ agent: { model: 10n } }), (e) => e.code === "invalid_input" && e.path === "options.agent");
+  // Whole numbers are integers, and an explicit undefined is absent.
+  assert.equal(new Accumulator({ maxEventBytes: 4096, format: undefined }).format, "auto");
 });
 
 test("an endless line gives limit_exceeded, then refuses input, and keeps the text", () => {
