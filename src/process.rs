@@ -216,7 +216,9 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let mut b = MessageBuilder::new(Limits::default(), provider);
     let mut extra = Extra::default();
     match api {
-        Api::Anthropic => parse::<anthropic::response::MessageBody<'_>>(text)?.feed(&mut b)?,
+        Api::Anthropic => {
+            anthropic::response::MessageBody::read(text).map_err(|e| invalid_body(&e.to_string()))?.feed(&mut b)?
+        }
         Api::Responses => {
             let body: openai_responses::response::ResponseBody<'_> = parse(text)?;
             extra.output_text = body.output_text.as_deref().map(str::to_owned);

@@ -1,23 +1,49 @@
 //! `format: "auto"`: the stream's format from its first event, by its `event:` name when it has
 //! one and by the shape of its data otherwise.
 
-use serde::Deserialize;
-
 use super::Format;
+use crate::json::{read_document, Kind};
 use crate::sse::SseEvent;
 
-#[derive(Deserialize)]
+/// What detection looks at in a first event's data, read with [`crate::json`]: its `type`
+/// string, and which of the other members are present and not null.
+///
+/// Lenient where the serde derive this replaced refused the whole event (so detected Chat): a
+/// `type` with escapes is read unescaped, and a repeated key is read again (the last one wins).
+/// A `type` that is not a string reads as absent, which detects Chat as before. Data that is
+/// not an object detects Chat (serde read an array as the fields in order; nobody sends that).
+#[derive(Default)]
 struct Shape<'a> {
-    #[serde(default, borrow, rename = "type")]
-    kind: Option<&'a str>,
-    #[serde(default)]
-    choices: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    error: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    message: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    sequence_number: Option<serde::de::IgnoredAny>,
+    kind: Option<std::borrow::Cow<'a, str>>,
+    choices: bool,
+    error: bool,
+    message: bool,
+    sequence_number: bool,
+}
+
+impl<'a> Shape<'a> {
+    /// The shape of `data`, or `None` when it is not one JSON object.
+    fn read(data: &'a [u8]) -> Option<Shape<'a>> {
+        let mut shape = Shape::default();
+        let is_object = read_document(data, |r| {
+            r.object(|r, key| {
+                let present = match key {
+                    b"type" => {
+                        shape.kind = r.string()?;
+                        return Ok(());
+                    }
+                    b"choices" => &mut shape.choices,
+                    b"error" => &mut shape.error,
+                    b"message" => &mut shape.message,
+                    b"sequence_number" => &mut shape.sequence_number,
+                    _ => return Ok(()),
+                };
+                *present = r.peek()? != Kind::Null;
+                Ok(())
+            })
+        });
+        is_object.ok()?.then_some(shape)
+    }
 }
 
 fn by_type(kind: &str) -> Option<Format> {
@@ -40,19 +66,19 @@ pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     if let Some(format) = by_type(event.event) {
         return format;
     }
-    let Ok(shape) = serde_json::from_slice::<Shape<'_>>(event.data) else {
+    let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
     };
-    if shape.choices.is_some() {
+    if shape.choices {
         return Format::OpenAiChat;
     }
-    match shape.kind {
+    match shape.kind.as_deref() {
         Some(kind) => match by_type(kind) {
             Some(format) => format,
             // Responses events are numbered; Anthropic nests its error object with no number.
-            None if kind == "error" && shape.sequence_number.is_some() => Format::OpenAiResponses,
-            None if kind == "error" && shape.error.is_some() => Format::Anthropic,
-            None if kind == "error" && shape.message.is_some() => Format::OpenAiResponses,
+            None if kind == "error" && shape.sequence_number => Format::OpenAiResponses,
+            None if kind == "error" && shape.error => Format::Anthropic,
+            None if kind == "error" && shape.message => Format::OpenAiResponses,
             None => Format::OpenAiChat,
         },
         None => Format::OpenAiChat,
@@ -79,6 +105,16 @@ mod tests {
         );
         assert_eq!(of("message", r#"{"type":"error","code":"c","message":"x"}"#), Format::OpenAiResponses);
         assert_eq!(of("error", r#"{"error":{"message":"x"}}"#), Format::OpenAiChat);
+    }
+
+    #[test]
+    fn a_null_member_is_absent() {
+        assert_eq!(
+            of("message", r#"{"type":"error","sequence_number":null,"error":{"message":"x"}}"#),
+            Format::Anthropic
+        );
+        assert_eq!(of("message", r#"{"choices":null,"type":"message_start"}"#), Format::Anthropic);
+        assert_eq!(of("message", r#"{"type":"error","error":null,"message":"x"}"#), Format::OpenAiResponses);
     }
 
     #[test]

@@ -5,34 +5,60 @@
 //! its signature, redacted thinking, `tool_use` (its `input` object becomes the arguments JSON
 //! string, key order and number spelling kept), and server blocks kept whole.
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
 use super::{convert_usage, map_stop_reason, read_object};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{self, read_document, Kind};
+use crate::json::{self, read_document, JsonError, JsonResult, Kind};
 use crate::model::RawJson;
-use crate::process::errors::ErrorField;
-use crate::providers::Scalar;
+use crate::process::errors::provider_error;
+use crate::providers::{ErrorBody, Scalar};
 
-#[derive(Deserialize)]
+/// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
+///
+/// Lenient where the serde derive this replaced refused the whole body: a `content` that is
+/// neither an array nor null reads as absent (no content), and a repeated key is read again (the
+/// last one wins). `usage` is kept as raw text and read as the stream reads it.
+#[derive(Default)]
 pub(crate) struct MessageBody<'a> {
-    #[serde(default, borrow)]
     pub(crate) id: Scalar<'a>,
-    #[serde(default, borrow)]
     model: Scalar<'a>,
-    #[serde(default, borrow)]
-    content: Option<Vec<&'a RawValue>>,
-    #[serde(default, borrow)]
+    /// Each content block's raw JSON text.
+    content: Option<Vec<&'a str>>,
     stop_reason: Scalar<'a>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow, rename = "type")]
+    /// Raw JSON text.
+    usage: Option<&'a str>,
     pub(crate) kind: Scalar<'a>,
-    /// `{"type": "error", "error": {...}}`.
-    #[serde(default, borrow)]
-    pub(crate) error: ErrorField<'a>,
+    /// `{"type": "error", "error": {...}}`: an object, or a bare message string.
+    pub(crate) error: Option<ErrorBody<'a>>,
+}
+
+impl<'a> MessageBody<'a> {
+    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        let body = read_document(text.as_bytes(), |r| {
+            read_object(r, |body: &mut MessageBody<'a>, r, key| {
+                match key {
+                    b"id" => body.id = Scalar::read(r)?,
+                    b"model" => body.model = Scalar::read(r)?,
+                    b"content" => {
+                        let mut content = Vec::new();
+                        let is_array = r.array(|r| {
+                            content.push(r.raw()?);
+                            Ok(())
+                        })?;
+                        body.content = is_array.then_some(content);
+                    }
+                    b"stop_reason" => body.stop_reason = Scalar::read(r)?,
+                    b"usage" => body.usage = r.raw_non_null()?,
+                    b"type" => body.kind = Scalar::read(r)?,
+                    b"error" => body.error = ErrorBody::read_field(r)?,
+                    _ => {}
+                }
+                Ok(())
+            })
+        })?;
+        body.ok_or(JsonError { what: "expected an object", at: 0 })
+    }
 }
 
 /// One content block, read from its JSON text by [`ContentBlock::read`].
@@ -93,14 +119,16 @@ impl<'a> ContentBlock<'a> {
 impl MessageBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
-        self.error.check()?;
+        if let Some(error) = &self.error {
+            return Err(provider_error(error));
+        }
         if self.kind.as_deref() == Some("error") {
             return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
         }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         for (index, raw) in self.content.into_iter().flatten().enumerate() {
-            let Some(block) = ContentBlock::read(raw.get()) else {
-                b.other_block(0, "unknown", RawJson::from_raw(raw));
+            let Some(block) = ContentBlock::read(raw) else {
+                b.other_block(0, "unknown", RawJson::from_raw(json::raw_value(raw)));
                 continue;
             };
             b.break_block(0);
@@ -123,13 +151,13 @@ impl MessageBody<'_> {
                     b.tool_arguments(0, at, &arguments)?;
                     b.end_tool_call(0, at);
                 }
-                other => b.other_block(0, other, RawJson::from_raw(raw)),
+                other => b.other_block(0, other, RawJson::from_raw(json::raw_value(raw))),
             }
         }
         if let Some(raw) = self.stop_reason.as_deref() {
             b.finish_reason(0, map_stop_reason(raw), raw)?;
         }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
+        if let Some(usage) = self.usage.map(json::raw_value).and_then(convert_usage) {
             b.set_usage(usage);
         }
         b.end_all_choices()?;
