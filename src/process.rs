@@ -159,8 +159,12 @@ pub fn process_with<'a>(
     let text = response.text()?;
     let mut message = None;
     let outcome = (|| match Api::of(agent)? {
-        Api::Embedding => parse::<openai_embeddings::response::EmbeddingBody<'_>>(&text)?.result(),
-        Api::Image => parse::<openai_images::response::ImageBody<'_>>(&text)?.result(),
+        Api::Embedding => {
+            openai_embeddings::response::EmbeddingBody::read(&text).map_err(|e| invalid_body(&e.to_string()))?.result()
+        }
+        Api::Image => {
+            openai_images::response::ImageBody::read(&text).map_err(|e| invalid_body(&e.to_string()))?.result()
+        }
         api => {
             let (built, extra) = message_of(api, &text, provider_of(Some(agent)))?;
             result_of(agent, message.insert(built), extra)
@@ -220,7 +224,8 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             anthropic::response::MessageBody::read(text).map_err(|e| invalid_body(&e.to_string()))?.feed(&mut b)?
         }
         Api::Responses => {
-            let body: openai_responses::response::ResponseBody<'_> = parse(text)?;
+            let body =
+                openai_responses::response::ResponseBody::read(text).map_err(|e| invalid_body(&e.to_string()))?;
             extra.output_text = body.output_text.as_deref().map(str::to_owned);
             extra.refusal = body.feed(&mut b)?;
         }

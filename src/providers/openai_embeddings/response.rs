@@ -1,62 +1,100 @@
 //! An embeddings body (§8.2) → one vector, or a list of vectors. `embedding` is a list of
 //! numbers, or (with `encoding_format: "base64"`) a base64 string of little-endian float32.
 
-use std::fmt;
-
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
-use serde::Deserialize;
-
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::{JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
-use crate::process::errors::ErrorField;
+use crate::process::errors::provider_error;
+use crate::providers::openai_responses::response::{read_body, read_list};
+use crate::providers::ErrorBody;
 
-#[derive(Deserialize)]
+/// An embeddings body, read by hand with the crate's JSON reader. Where the serde derive this
+/// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
+/// list: no embedding; an item not an object or an `embedding` neither a list nor a string: that
+/// item has no embedding) or, for a list element that is not a number, fails that vector alone;
+/// a repeated key keeps its last value.
+#[derive(Default)]
 pub(crate) struct EmbeddingBody<'a> {
-    #[serde(default)]
-    data: Option<Vec<Item>>,
-    #[serde(default, borrow)]
-    pub(crate) error: ErrorField<'a>,
+    data: Vec<Item>,
+    pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct Item {
-    #[serde(default)]
     index: Option<u64>,
-    #[serde(default)]
     embedding: Option<Vector>,
 }
 
-/// A vector, decoded from either encoding; `Err` keeps the reason a base64 string was bad.
+/// A vector, decoded from either encoding; `Err` keeps the reason it was bad.
 struct Vector(std::result::Result<Vec<f64>, String>);
 
-impl<'de> Deserialize<'de> for Vector {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Vector;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of numbers or a base64 string")
+impl<'a> EmbeddingBody<'a> {
+    /// Reads a body; an error when it is not JSON, or not an object.
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        read_body(text, |body: &mut EmbeddingBody<'a>, r, key| {
+            match key {
+                b"data" => body.data = read_list(r, Item::read)?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                _ => {}
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Self::Value, E> {
-                Ok(Vector(decode_base64_f32(v)))
+            Ok(())
+        })
+    }
+}
+
+impl Item {
+    /// An item; one that is not an object has no embedding.
+    fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
+        let mut item = Item::default();
+        r.object(|r, key| {
+            match key {
+                b"index" => item.index = r.index()?,
+                b"embedding" => item.embedding = Vector::read(r)?,
+                _ => {}
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-                while let Some(x) = seq.next_element::<f64>()? {
-                    out.push(x);
-                }
-                Ok(Vector(Ok(out)))
+            Ok(())
+        })?;
+        Ok(item)
+    }
+}
+
+impl Vector {
+    /// A list of numbers or a base64 string; `None` (the value skipped) for anything else.
+    fn read(r: &mut Reader<'_>) -> JsonResult<Option<Vector>> {
+        match r.peek()? {
+            Kind::String => Ok(r.string()?.map(|text| Vector(decode_base64_f32(&text)))),
+            Kind::Array => {
+                let (mut out, mut bad) = (Vec::new(), None);
+                r.array(|r| {
+                    let at = out.len();
+                    let number = if r.peek()? == Kind::Number { r.raw()?.parse::<f64>().ok() } else { None };
+                    match number.filter(|x| x.is_finite()) {
+                        Some(x) => out.push(x),
+                        // An element that is not a number is left unread, and skipped.
+                        None => _ = bad.get_or_insert(at),
+                    }
+                    Ok(())
+                })?;
+                Ok(Some(Vector(match bad {
+                    Some(at) => Err(format!("element {at} of a list embedding is not a finite number")),
+                    None => Ok(out),
+                })))
+            }
+            _ => {
+                r.skip()?;
+                Ok(None)
             }
         }
-        deserializer.deserialize_any(V)
     }
 }
 
 impl EmbeddingBody<'_> {
     /// §8.2: exactly one item gives its vector, several give the list (in `index` order).
     pub(crate) fn result(self) -> Result<ProcessResult> {
-        self.error.check()?;
-        let mut items = self.data.unwrap_or_default();
+        if let Some(error) = &self.error {
+            return Err(provider_error(error));
+        }
+        let mut items = self.data;
         if items.is_empty() {
             return Err(Error::new(ErrorCode::EmptyResponse, "Empty embedding response: `data` holds no embedding"));
         }
@@ -129,6 +167,18 @@ mod tests {
         // 1.0f32 = 00 00 80 3f, -2.5f32 = 00 00 20 c0
         assert_eq!(decode_base64_f32("AACAPwAAIMA=").unwrap(), vec![1.0, -2.5]);
         assert_eq!(decode_base64_f32("AACAPwAAIMA").unwrap(), vec![1.0, -2.5]);
+    }
+
+    #[test]
+    fn a_body_is_read_by_the_json_reader_and_a_bad_element_fails_its_vector() {
+        let body = r#"{"data":[{"index":1,"embedding":[3,4.5]},{"index":0,"embedding":"AACAPw=="}]}"#;
+        let vectors = EmbeddingBody::read(body).unwrap().result().unwrap();
+        assert_eq!(vectors, ProcessResult::Vectors(vec![vec![1.0], vec![3.0, 4.5]]));
+        for bad in [r#"{"data":[{"embedding":[1,"x"]}]}"#, r#"{"data":[{"embedding":[1e400]}]}"#, r#"{"data":[7]}"#] {
+            let err = EmbeddingBody::read(bad).unwrap().result().unwrap_err();
+            assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidJson, Some("data[0].embedding")), "{bad}");
+        }
+        assert_eq!(EmbeddingBody::read("[1]").err().map(|e| e.what), Some("expected an object"));
     }
 
     #[test]

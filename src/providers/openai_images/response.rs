@@ -1,34 +1,65 @@
 //! An images body (§8.3) → one string, or a list: each item's `url`, else its `b64_json`.
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
-use serde::Deserialize;
-
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::{JsonResult, Reader};
 use crate::model::ProcessResult;
-use crate::process::errors::ErrorField;
-use crate::providers::Scalar;
+use crate::process::errors::provider_error;
+use crate::providers::openai_responses::response::{read_body, read_list};
+use crate::providers::{ErrorBody, Scalar};
 
-#[derive(Deserialize)]
+/// An images body, read by hand with the crate's JSON reader. Where the serde derive this
+/// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
+/// list: no image; an item not an object: skipped); a repeated key keeps its last value.
+#[derive(Default)]
 pub(crate) struct ImageBody<'a> {
-    #[serde(default, borrow)]
-    data: Option<Vec<Item<'a>>>,
-    #[serde(default, borrow)]
-    pub(crate) error: ErrorField<'a>,
+    data: Vec<Item<'a>>,
+    pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Default)]
 struct Item<'a> {
-    #[serde(default, borrow)]
     url: Scalar<'a>,
-    #[serde(default, borrow)]
     b64_json: Scalar<'a>,
+}
+
+impl<'a> ImageBody<'a> {
+    /// Reads a body; an error when it is not JSON, or not an object.
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        read_body(text, |body: &mut ImageBody<'a>, r, key| {
+            match key {
+                b"data" => body.data = read_list(r, Item::read)?.into_iter().flatten().collect(),
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+impl<'a> Item<'a> {
+    /// An item, or `None` when it is not an object.
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<Item<'a>>> {
+        let mut item = Item::default();
+        let is_object = r.object(|r, key| {
+            match key {
+                b"url" => item.url = Scalar::read(r)?,
+                b"b64_json" => item.b64_json = Scalar::read(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(is_object.then_some(item))
+    }
 }
 
 impl ImageBody<'_> {
     /// §8.3: `url` wins over `b64_json`; an item with neither is skipped; one image is a string.
     pub(crate) fn result(self) -> Result<ProcessResult> {
-        self.error.check()?;
-        let items = self.data.unwrap_or_default();
+        if let Some(error) = &self.error {
+            return Err(provider_error(error));
+        }
+        let items = self.data;
         let mut out: Vec<String> = items
             .into_iter()
             .filter_map(|item| {

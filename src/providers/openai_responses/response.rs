@@ -5,46 +5,59 @@
 //! `refusal` parts as a refusal, `function_call` items as tool calls keyed by `call_id`, and every
 //! other item (web search, code interpreter, image generation, ...) kept whole.
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{raw_value, read_document, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::errors::ErrorField;
-use crate::providers::Scalar;
+use crate::process::errors::provider_error;
+use crate::providers::{ErrorBody, Scalar};
 
-#[derive(Deserialize)]
+/// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
+/// wrong kind reads as absent where the serde derive this replaces refused the whole body
+/// (`output` or `incomplete_details` not an object or list); a repeated key keeps its last value.
+#[derive(Default)]
 pub(crate) struct ResponseBody<'a> {
-    #[serde(default, borrow)]
     id: Scalar<'a>,
-    #[serde(default, borrow)]
     model: Scalar<'a>,
-    #[serde(default, borrow)]
     status: Scalar<'a>,
-    #[serde(default, borrow)]
     incomplete_details: Option<Incomplete<'a>>,
-    #[serde(default, borrow)]
-    output: Option<Vec<&'a RawValue>>,
+    /// Each output item's JSON text.
+    output: Vec<&'a str>,
     /// The SDKs' convenience accessor; present in some recorded bodies, absent on the wire.
-    #[serde(default, borrow)]
     pub(crate) output_text: Scalar<'a>,
-    #[serde(default, borrow)]
-    usage: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    pub(crate) error: ErrorField<'a>,
+    /// The usage object's JSON text.
+    usage: Option<&'a str>,
+    pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Default, Deserialize)]
+impl<'a> ResponseBody<'a> {
+    /// Reads a body; an error when it is not JSON, or not an object.
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        read_body(text, |body: &mut ResponseBody<'a>, r, key| {
+            match key {
+                b"id" => body.id = Scalar::read(r)?,
+                b"model" => body.model = Scalar::read(r)?,
+                b"status" => body.status = Scalar::read(r)?,
+                b"incomplete_details" => body.incomplete_details = Incomplete::read(r)?,
+                b"output" => body.output = read_list(r, Reader::raw)?,
+                b"output_text" => body.output_text = Scalar::read(r)?,
+                b"usage" => body.usage = r.raw_non_null()?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+#[derive(Default)]
 pub(crate) struct Incomplete<'a> {
-    #[serde(default, borrow)]
     pub(crate) reason: Scalar<'a>,
 }
 
 impl<'a> Incomplete<'a> {
-    /// `incomplete_details` in a stream event, or `None` when the value is not an object.
+    /// `incomplete_details` of a body or stream event, or `None` when the value is not an object.
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Incomplete<'a>>> {
         read_object(r, |details: &mut Incomplete<'a>, r, key| {
             if key == b"reason" {
@@ -135,6 +148,29 @@ pub(super) fn read_object<'a, T: Default>(
     Ok(is_object.then_some(value))
 }
 
+/// A whole response body: an object read into a default `T` as [`read_object`] does; an error
+/// when it is not JSON, or not an object.
+pub(crate) fn read_body<'a, T: Default>(
+    text: &'a str,
+    field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<T> {
+    read_document(text.as_bytes(), |r| read_object(r, field)?.ok_or(JsonError { what: "expected an object", at: 0 }))
+}
+
+/// An array read element by element with `read`; empty (the value skipped) when it is not an
+/// array.
+pub(crate) fn read_list<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<Vec<T>> {
+    let mut items = Vec::new();
+    r.array(|r| {
+        items.push(read(r)?);
+        Ok(())
+    })?;
+    Ok(items)
+}
+
 /// An array read element by element with `read`; `None` for null, an error for anything else.
 fn list<'a, T>(
     r: &mut Reader<'a>,
@@ -158,13 +194,15 @@ impl ResponseBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
     /// the text of any refusal parts (`process` returns it, the message reports it as an error).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<Option<String>> {
-        self.error.check()?;
+        if let Some(error) = &self.error {
+            return Err(provider_error(error));
+        }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         let mut calls = 0;
         let mut refusal: Option<String> = None;
-        for (index, raw) in self.output.into_iter().flatten().enumerate() {
-            let Some(item) = Item::read(raw.get()) else {
-                b.other_block(0, "unknown", RawJson::from_raw(raw));
+        for (index, raw) in self.output.into_iter().enumerate() {
+            let Some(item) = Item::read(raw) else {
+                b.other_block(0, "unknown", RawJson::from_raw(raw_value(raw)));
                 continue;
             };
             match item.kind.as_deref().unwrap_or("") {
@@ -205,7 +243,7 @@ impl ResponseBody<'_> {
                     b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
                     b.end_tool_call(0, at);
                 }
-                other => b.other_block(0, other, RawJson::from_raw(raw)),
+                other => b.other_block(0, other, RawJson::from_raw(raw_value(raw))),
             }
         }
         let incomplete = self.incomplete_details.and_then(|d| d.reason.0);
@@ -213,7 +251,7 @@ impl ResponseBody<'_> {
             let raw = incomplete.as_deref().unwrap_or(status);
             b.finish_reason(0, map_status(status, incomplete.as_deref(), calls > 0), raw)?;
         }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
+        if let Some(usage) = self.usage.map(raw_value).and_then(convert_usage) {
             b.set_usage(usage);
         }
         b.end_all_choices()?;

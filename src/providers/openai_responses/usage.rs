@@ -1,49 +1,54 @@
 //! Responses API usage → [`Usage`]: cached input and reasoning output tokens sit in `*_details`.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::json::{read_document, JsonResult, Reader};
 use crate::model::{RawJson, Usage};
-use crate::providers::count;
+use crate::providers::read_count;
 
-#[derive(Deserialize)]
-struct ResponsesUsage {
-    #[serde(default, deserialize_with = "count")]
-    input_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    output_tokens: Option<u64>,
-    #[serde(default, deserialize_with = "count")]
-    total_tokens: Option<u64>,
-    #[serde(default)]
-    input_tokens_details: Option<InputDetails>,
-    #[serde(default)]
-    output_tokens_details: Option<OutputDetails>,
-}
-
-#[derive(Deserialize)]
-struct InputDetails {
-    #[serde(default, deserialize_with = "count")]
-    cached_tokens: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct OutputDetails {
-    #[serde(default, deserialize_with = "count")]
-    reasoning_tokens: Option<u64>,
-}
-
-/// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`.
+/// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`. `None`
+/// when it is not an object; a `*_details` that is not an object reads as absent (the serde
+/// derive this replaces dropped the whole usage).
 pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    let usage: ResponsesUsage = serde_json::from_str(raw.get()).ok()?;
-    let input = usage.input_tokens.unwrap_or(0);
-    let output = usage.output_tokens.unwrap_or(0);
+    let (mut input, mut output, mut total) = (None, None, None);
+    let (mut cached, mut reasoning) = (None, None);
+    let is_object = read_document(raw.get().as_bytes(), |r| {
+        r.object(|r, key| {
+            match key {
+                b"input_tokens" => input = read_count(r)?,
+                b"output_tokens" => output = read_count(r)?,
+                b"total_tokens" => total = read_count(r)?,
+                b"input_tokens_details" => cached = detail(r, b"cached_tokens")?,
+                b"output_tokens_details" => reasoning = detail(r, b"reasoning_tokens")?,
+                _ => {}
+            }
+            Ok(())
+        })
+    });
+    if is_object != Ok(true) {
+        return None;
+    }
+    let input = input.unwrap_or(0);
+    let output = output.unwrap_or(0);
     Some(Usage {
         input_tokens: input,
         output_tokens: output,
-        total_tokens: usage.total_tokens.unwrap_or(input.saturating_add(output)),
-        reasoning_tokens: usage.output_tokens_details.and_then(|d| d.reasoning_tokens),
-        cache_read_tokens: usage.input_tokens_details.and_then(|d| d.cached_tokens),
+        total_tokens: total.unwrap_or(input.saturating_add(output)),
+        reasoning_tokens: reasoning,
+        cache_read_tokens: cached,
         cache_write_tokens: None,
         raw: RawJson::from_raw(raw),
     })
+}
+
+/// The count `name` of a `*_details` object; `None` when it is not an object or lacks it.
+fn detail(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<Option<u64>> {
+    let mut count = None;
+    r.object(|r, key| {
+        if key == name {
+            count = read_count(r)?;
+        }
+        Ok(())
+    })?;
+    Ok(count)
 }
