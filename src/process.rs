@@ -14,8 +14,9 @@ pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::read_document;
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -89,31 +90,30 @@ impl Api {
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
     /// or an `output` list, else chat).
     fn detect(text: &str) -> Result<Api> {
-        #[derive(serde::Deserialize)]
-        struct Shape<'a> {
-            #[serde(default, borrow, rename = "type")]
-            kind: crate::providers::Scalar<'a>,
-            #[serde(default, borrow)]
-            object: crate::providers::Scalar<'a>,
-            #[serde(default)]
-            output: Option<serde::de::IgnoredAny>,
+        let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        let is_object = read_document(text.as_bytes(), |r| {
+            r.object(|r, key| {
+                match key {
+                    b"type" => kind = Scalar::read(r)?,
+                    b"object" => object = Scalar::read(r)?,
+                    b"output" => has_output = r.raw_non_null()?.is_some(),
+                    _ => {}
+                }
+                Ok(())
+            })
+        })
+        .map_err(|e| invalid_body(&e.to_string()))?;
+        if !is_object {
+            return Err(invalid_body("expected an object"));
         }
-        let shape: Shape<'_> = parse(text)?;
-        Ok(match (shape.kind.as_deref(), shape.object.as_deref()) {
+        let shape = (kind, object, has_output);
+        Ok(match (shape.0.as_deref(), shape.1.as_deref()) {
             (Some("message") | Some("error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
-            _ if shape.output.is_some() => Api::Responses,
+            _ if shape.2 => Api::Responses,
             _ => Api::Chat,
         })
     }
-}
-
-fn parse<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T> {
-    // serde reads a struct from a JSON array too (by position): a body must be an object.
-    if !text.trim_start().starts_with('{') {
-        return Err(invalid_body("expected an object"));
-    }
-    serde_json::from_str(text).map_err(|e| invalid_body(&e.to_string()))
 }
 
 fn invalid_body(why: &str) -> Error {

@@ -3,7 +3,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::read_document;
 use crate::model::{Agent, FinalMessage};
+use crate::providers::{read_count, Scalar};
 
 /// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,33 +63,37 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
             }
         }
         None => {
-            #[derive(serde::Deserialize)]
-            struct Meta<'a> {
-                #[serde(default, borrow)]
-                model: crate::providers::Scalar<'a>,
-                #[serde(default)]
-                usage: Option<Usage>,
-            }
-            #[derive(serde::Deserialize)]
-            struct Usage {
-                #[serde(default, deserialize_with = "crate::providers::count")]
-                prompt_tokens: Option<u64>,
-                #[serde(default, deserialize_with = "crate::providers::count")]
-                input_tokens: Option<u64>,
-                #[serde(default, deserialize_with = "crate::providers::count")]
-                output_tokens: Option<u64>,
-            }
-            if let Ok(meta) = serde_json::from_str::<Meta<'_>>(body) {
-                if let Some(model) = meta.model.as_deref() {
+            // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
+            let (mut model, mut input, mut prompt, mut output) = (Scalar::default(), None, None, None);
+            let read = read_document(body.as_bytes(), |r| {
+                r.object(|r, key| {
+                    match key {
+                        b"model" => model = Scalar::read(r)?,
+                        b"usage" => {
+                            r.object(|r, key| {
+                                match key {
+                                    b"input_tokens" => input = read_count(r)?,
+                                    b"prompt_tokens" => prompt = read_count(r)?,
+                                    b"output_tokens" => output = read_count(r)?,
+                                    _ => {}
+                                }
+                                Ok(())
+                            })?;
+                        }
+                        _ => {}
+                    }
+                    Ok(())
+                })
+            });
+            if read == Ok(true) {
+                if let Some(model) = model.as_deref() {
                     set("gen_ai.response.model", model.into());
                 }
-                if let Some(usage) = meta.usage {
-                    if let Some(input) = usage.input_tokens.or(usage.prompt_tokens) {
-                        set("gen_ai.usage.input_tokens", input.into());
-                    }
-                    if let Some(output) = usage.output_tokens {
-                        set("gen_ai.usage.output_tokens", output.into());
-                    }
+                if let Some(input) = input.or(prompt) {
+                    set("gen_ai.usage.input_tokens", input.into());
+                }
+                if let Some(output) = output {
+                    set("gen_ai.usage.output_tokens", output.into());
                 }
             }
         }

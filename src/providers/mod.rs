@@ -8,10 +8,6 @@ pub mod openai_images;
 pub mod openai_responses;
 
 use std::borrow::Cow;
-use std::fmt;
-
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
 
 use crate::error::ErrorCode;
 use crate::json::{JsonResult, Kind, Reader};
@@ -30,64 +26,6 @@ impl<'a> Scalar<'a> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ScalarVisitor;
-        impl<'de> Visitor<'de> for ScalarVisitor {
-            type Value = Scalar<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Borrowed(v))))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Owned(v.to_owned()))))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Owned(v))))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Owned(v.to_string()))))
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-                Ok(Scalar(Some(Cow::Borrowed(if v { "true" } else { "false" }))))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Scalar(None))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Scalar(None))
-            }
-            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-                d.deserialize_any(self)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Scalar(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Scalar(None))
-            }
-        }
-        deserializer.deserialize_any(ScalarVisitor)
-    }
-}
-
-/// A token count read leniently: integers, floats (`12.0`) and null.
-pub(crate) fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
-    let text = Scalar::deserialize(deserializer)?;
-    let value = text.as_deref().and_then(|t| t.parse::<f64>().ok());
-    Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
-}
-
 impl<'a> Scalar<'a> {
     /// The next value read leniently (see [`Scalar`]) by the crate's JSON reader.
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
@@ -95,7 +33,8 @@ impl<'a> Scalar<'a> {
     }
 }
 
-/// [`count`] for the crate's JSON reader.
+/// A token count read leniently: integers, floats (`12.0`), numeric strings; `None` for null,
+/// anything else, and negative or non-finite values.
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
     let text = r.scalar()?;
     let value = text.as_deref().and_then(|t| t.parse::<f64>().ok());
@@ -103,14 +42,12 @@ pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
 }
 
 /// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 #[cfg_attr(test, derive(PartialEq))]
 pub(crate) struct ErrorBody<'a> {
-    #[serde(default, borrow)]
     pub message: Scalar<'a>,
-    #[serde(default, borrow, rename = "type")]
+    /// The error's `type`.
     pub kind: Scalar<'a>,
-    #[serde(default, borrow)]
     pub code: Scalar<'a>,
 }
 

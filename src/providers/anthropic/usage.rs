@@ -17,7 +17,7 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
-    /// The counts of a usage object's JSON text, each read as [`crate::providers::count`] reads
+    /// The counts of a usage object's JSON text, each read as [`crate::providers::read_count`] reads
     /// it (integers, floats such as `12.0`, numeric strings; null or anything else is absent).
     /// `None` when the text is not an object; a repeated key is read again (the last one wins).
     pub(crate) fn read(text: &str) -> Option<Counts> {
