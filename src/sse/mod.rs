@@ -204,7 +204,10 @@ impl EventState {
             }
             b"event" => {
                 self.event.clear();
-                self.event.push_str(&String::from_utf8_lossy(value));
+                match std::str::from_utf8(value) {
+                    Ok(name) => self.event.push_str(name),
+                    Err(_) => self.event.push_str(&String::from_utf8_lossy(value)),
+                }
             }
             b"id" => {
                 if !value.contains(&0) {
