@@ -202,7 +202,7 @@ impl JsAccumulator {
 }
 
 impl JsAccumulator {
-    fn final_message(&mut self) -> &FinalMessage {
+    fn final_message(&mut self) -> &mut FinalMessage {
         if let Some(inner) = self.inner.take() {
             self.finished = Some(inner.finish());
             // Only the message is needed from now on: the input buffers go back to the allocator

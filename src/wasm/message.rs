@@ -21,24 +21,53 @@ enum Step {
     Index(usize),
 }
 
-pub(crate) fn message_to_js(message: &FinalMessage) -> Result<JsValue, JsValue> {
+pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsValue> {
     if !has_long_string(message) {
         return to_js(message);
     }
-    let mut light = message.clone();
+    // The long strings are moved out for the JSON and put back after, whatever happens: the
+    // message is not copied, and it is whole again when this returns.
     let mut lifted = Vec::new();
-    lift_message(&mut light, &mut Vec::new(), &mut lifted);
-    let object = to_js(&light)?;
-    let mut previous: Option<(&str, JsValue)> = None;
-    for (path, text) in &lifted {
-        let value = match &previous {
-            Some((same, value)) if same == text => value.clone(),
-            _ => JsValue::from_str(text),
-        };
-        set_at(&object, path, &value)?;
-        previous = Some((text, value));
+    lift_message(message, &mut Vec::new(), &mut lifted);
+    let result = (|| {
+        let object = to_js(&*message)?;
+        let mut made: Vec<(usize, JsValue)> = Vec::with_capacity(lifted.len());
+        for (i, (path, text)) in lifted.iter().enumerate() {
+            // The same text (the message's text and its text block) becomes one JS string.
+            let earlier = made.iter().find(|(j, _)| lifted[*j].1 == *text);
+            let value = match earlier {
+                Some((_, value)) => value.clone(),
+                None => JsValue::from_str(text),
+            };
+            set_at(&object, path, &value)?;
+            made.push((i, value));
+        }
+        Ok(object)
+    })();
+    for (path, text) in lifted {
+        if let Some(slot) = slot(message, &path) {
+            *slot = text;
+        }
     }
-    Ok(object)
+    result
+}
+
+/// The string a path of [`lift_message`] names.
+fn slot<'m>(m: &'m mut FinalMessage, path: &[Step]) -> Option<&'m mut String> {
+    match path {
+        [Step::Key("text")] => Some(&mut m.text),
+        [Step::Key("reasoning")] => Some(&mut m.reasoning),
+        [Step::Key("content"), Step::Index(i), Step::Key(_)] => match m.content.get_mut(*i)? {
+            Block::Text { text, .. } | Block::Reasoning { text, .. } => Some(text),
+            Block::ToolCall { arguments, .. } => Some(arguments),
+            Block::Other { .. } => None,
+        },
+        [Step::Key("toolCalls"), Step::Index(i), Step::Key("arguments")] => {
+            Some(&mut m.tool_calls.get_mut(*i)?.arguments)
+        }
+        [Step::Key("choices"), Step::Index(i), rest @ ..] => slot(m.choices.as_mut()?.get_mut(*i)?, rest),
+        _ => None,
+    }
 }
 
 fn has_long_string(m: &FinalMessage) -> bool {
@@ -122,11 +151,15 @@ mod tests {
             + "data: [DONE]\n\n";
         let mut acc = Accumulator::new(AccumulatorOptions::default());
         acc.push(body.as_bytes()).unwrap();
-        let message = acc.finish();
+        let mut message = acc.finish();
+        let whole = message.clone();
         assert!(message.choices.is_some(), "the stream has two choices");
-        let lifted = text(&message_to_js(&message).unwrap());
         let plain = text(&crate::wasm::convert::to_js(&message).unwrap());
-        assert_eq!(lifted, plain);
-        assert!(lifted.len() > 20_000);
+        for _ in 0..2 {
+            let lifted = text(&message_to_js(&mut message).unwrap());
+            assert_eq!(lifted, plain);
+            assert_eq!(message, whole, "every lifted string is put back");
+        }
+        assert!(plain.len() > 20_000);
     }
 }
