@@ -112,39 +112,36 @@ const baseline = {
 function openaiClient(current) {
   return new OpenAI({ apiKey: "sk-bench", baseURL: "http://bench.invalid/v1", fetch: fakeFetch(current), maxRetries: 0 });
 }
-const openaiHelper = {
-  name: "openai .stream() helper",
-  formats: ["openai"],
-  make() {
-    const current = {};
-    const client = openaiClient(current);
-    return async (chunks) => {
-      current.chunks = chunks;
-      const s = client.chat.completions.stream({ model: "gpt-4o", messages: MESSAGES, stream_options: { include_usage: true } });
-      const c = await s.finalChatCompletion();
-      const msg = c.choices[0]?.message ?? {};
-      return {
-        text: msg.content ?? "", reasoning: "",
-        toolCalls: (msg.tool_calls ?? []).map((t) => ({ id: t.id, name: t.function.name, arguments: t.function.arguments })),
+/** An `openai` contender: a client whose fetch replays the chunks, and what it does with it. */
+function openaiContender(name, consume) {
+  return {
+    name,
+    formats: ["openai"],
+    make() {
+      const current = {};
+      const client = openaiClient(current);
+      return async (chunks) => {
+        current.chunks = chunks;
+        return consume(client);
       };
-    };
-  },
-};
-const openaiCreate = {
-  name: "openai create({stream}) + concat",
-  formats: ["openai"],
-  make() {
-    const current = {};
-    const client = openaiClient(current);
-    return async (chunks) => {
-      current.chunks = chunks;
-      const stream = await client.chat.completions.create({ model: "gpt-4o", messages: MESSAGES, stream: true });
-      const st = { text: "", reasoning: "", toolCalls: [] };
-      for await (const chunk of stream) openaiDelta(st, chunk);
-      return st;
-    };
-  },
-};
+    },
+  };
+}
+const openaiHelper = openaiContender("openai .stream() helper", async (client) => {
+  const s = client.chat.completions.stream({ model: "gpt-4o", messages: MESSAGES, stream_options: { include_usage: true } });
+  const c = await s.finalChatCompletion();
+  const msg = c.choices[0]?.message ?? {};
+  return {
+    text: msg.content ?? "", reasoning: "",
+    toolCalls: (msg.tool_calls ?? []).map((t) => ({ id: t.id, name: t.function.name, arguments: t.function.arguments })),
+  };
+});
+const openaiCreate = openaiContender("openai create({stream}) + concat", async (client) => {
+  const stream = await client.chat.completions.create({ model: "gpt-4o", messages: MESSAGES, stream: true });
+  const st = { text: "", reasoning: "", toolCalls: [] };
+  for await (const chunk of stream) openaiDelta(st, chunk);
+  return st;
+});
 
 // ---- @anthropic-ai/sdk ----------------------------------------------------------------------
 const anthropicSdk = {

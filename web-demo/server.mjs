@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PROFILES, apiOf } from "./profiles.mjs";
+import { rng } from "../bench/gen.mjs";
 
 const DEMO = fileURLToPath(new URL(".", import.meta.url));
 const PKG = fileURLToPath(new URL("../pkg/", import.meta.url));
@@ -81,16 +82,10 @@ async function replay(req, res, profile, delayScale) {
   res.end();
 }
 
-/** mulberry32, seeded from a string: the same profile is always cut the same way. */
+/** The benchmark's seeded generator, seeded from a string (FNV-1a): the same profile is always
+ * cut the same way. */
 function seeded(text) {
-  let a = [...text].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return rng([...text].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261));
 }
 
 // ---- live: the page's request body, forwarded to the provider --------------------------------

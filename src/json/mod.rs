@@ -25,6 +25,13 @@ pub(crate) struct JsonError {
     pub(crate) at: usize,
 }
 
+impl JsonError {
+    /// A document that is JSON but not the object it must be.
+    pub(crate) fn not_an_object() -> Self {
+        JsonError { what: "expected an object", at: 0 }
+    }
+}
+
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} at byte {}", self.what, self.at)
@@ -88,6 +95,40 @@ fn finish_document<'a, T>(mut r: Reader<'a>, read: impl FnOnce(&mut Reader<'a>) 
         return Err(r.err("trailing characters"));
     }
     Ok(value)
+}
+
+/// An object read key by key into a default `T` (`field` reads the values it wants, the others
+/// are skipped), or `None`, the value skipped, when it is not an object.
+pub(crate) fn read_object<'a, T: Default>(
+    r: &mut Reader<'a>,
+    mut field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<Option<T>> {
+    let mut value = T::default();
+    let is_object = r.object(|r, key| field(&mut value, r, key))?;
+    Ok(is_object.then_some(value))
+}
+
+/// A whole document that must be one object, read into a default `T` as [`read_object`] does;
+/// an error when it is not JSON, or not an object.
+pub(crate) fn read_object_document<'a, T: Default>(
+    src: &'a [u8],
+    field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<T> {
+    read_document(src, |r| read_object(r, field)?.ok_or_else(JsonError::not_an_object))
+}
+
+/// An array read element by element with `read`; empty (the value skipped) when it is not an
+/// array.
+pub(crate) fn read_list<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
+) -> JsonResult<Vec<T>> {
+    let mut items = Vec::new();
+    r.array(|r| {
+        items.push(read(r)?);
+        Ok(())
+    })?;
+    Ok(items)
 }
 
 /// Checks that `src` is one JSON document.
@@ -181,16 +222,10 @@ impl<'a> Reader<'a> {
     /// Reads an object, calling `entry` with each key; `entry` reads the value (any value it
     /// leaves unread is skipped). Returns `false`, the value skipped, when it is not an object.
     pub(crate) fn object(&mut self, entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
-        if self.peek()? != Kind::Object {
-            self.skip()?;
-            return Ok(false);
-        }
-        self.enter()?;
-        self.skip_ws();
-        if self.src.get(self.pos) == Some(&b'}') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(true);
+        match self.open(Kind::Object, b'}')? {
+            None => return Ok(false),
+            Some(true) => return Ok(true),
+            Some(false) => {}
         }
         self.members(entry)?;
         Ok(true)
@@ -222,17 +257,47 @@ impl<'a> Reader<'a> {
             if self.pos == start {
                 self.skip()?;
             }
-            self.skip_ws();
-            match self.src.get(self.pos) {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                Some(_) => return Err(self.err("expected `,` or `}`")),
-                None => return Err(self.err("unexpected end of input")),
+            if self.closes(b'}', "expected `,` or `}`")? {
+                return Ok(());
             }
+        }
+    }
+
+    /// Opens a container of `kind`: `None` (the value skipped) when the next value is not one,
+    /// `Some(true)` when it is empty (and already closed), `Some(false)` when items follow.
+    #[inline]
+    fn open(&mut self, kind: Kind, close: u8) -> JsonResult<Option<bool>> {
+        if self.peek()? != kind {
+            self.skip()?;
+            return Ok(None);
+        }
+        self.enter()?;
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Some(true));
+        }
+        Ok(Some(false))
+    }
+
+    /// After a member or element: `,` (another follows: `false`) or `close` (the container
+    /// ends: `true`, one level up).
+    #[inline]
+    fn closes(&mut self, close: u8, what: &'static str) -> JsonResult<bool> {
+        self.skip_ws();
+        match self.src.get(self.pos) {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(&b) if b == close => {
+                self.pos += 1;
+                self.depth -= 1;
+                Ok(true)
+            }
+            Some(_) => Err(self.err(what)),
+            None => Err(self.err("unexpected end of input")),
         }
     }
 
@@ -249,16 +314,10 @@ impl<'a> Reader<'a> {
     /// Reads an array, calling `item` for each element (an element it leaves unread is
     /// skipped). Returns `false`, the value skipped, when it is not an array.
     pub(crate) fn array(&mut self, mut item: impl FnMut(&mut Self) -> JsonResult<()>) -> JsonResult<bool> {
-        if self.peek()? != Kind::Array {
-            self.skip()?;
-            return Ok(false);
-        }
-        self.enter()?;
-        self.skip_ws();
-        if self.src.get(self.pos) == Some(&b']') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(true);
+        match self.open(Kind::Array, b']')? {
+            None => return Ok(false),
+            Some(true) => return Ok(true),
+            Some(false) => {}
         }
         loop {
             self.skip_ws();
@@ -267,16 +326,8 @@ impl<'a> Reader<'a> {
             if self.pos == start {
                 self.skip()?;
             }
-            self.skip_ws();
-            match self.src.get(self.pos) {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(true);
-                }
-                Some(_) => return Err(self.err("expected `,` or `]`")),
-                None => return Err(self.err("unexpected end of input")),
+            if self.closes(b']', "expected `,` or `]`")? {
+                return Ok(true);
             }
         }
     }

@@ -10,7 +10,7 @@ pub mod openai_responses;
 use std::borrow::Cow;
 
 use crate::error::ErrorCode;
-use crate::json::{JsonResult, Kind, Reader};
+use crate::json::{read_object, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 
 /// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
@@ -31,6 +31,19 @@ impl<'a> Scalar<'a> {
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
         r.scalar().map(Scalar)
     }
+}
+
+/// The count `name` of a `*_details` object (`{"cached_tokens": 5}`); `None` when the value is
+/// not an object or lacks it.
+pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<Option<u64>> {
+    let mut count = None;
+    r.object(|r, key| {
+        if key == name {
+            count = read_count(r)?;
+        }
+        Ok(())
+    })?;
+    Ok(count)
 }
 
 /// A token count read leniently: integers, floats (`12.0`), numeric strings; `None` for null,
@@ -59,8 +72,12 @@ impl<'a> ErrorBody<'a> {
             let message = Scalar::read(r)?;
             return Ok(Some(ErrorBody { message, ..ErrorBody::default() }));
         }
-        let mut body = ErrorBody::default();
-        let found = r.object(|r, key| {
+        Self::read(r)
+    }
+
+    /// An `{message, type, code}` object, or `None` (the value skipped) when it is not one.
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Self>> {
+        read_object(r, |body: &mut ErrorBody<'a>, r, key| {
             match key {
                 b"message" => body.message = Scalar::read(r)?,
                 b"type" => body.kind = Scalar::read(r)?,
@@ -68,8 +85,7 @@ impl<'a> ErrorBody<'a> {
                 _ => {}
             }
             Ok(())
-        })?;
-        Ok(found.then_some(body))
+        })
     }
 
     /// The error as a stream error: the provider's message and code (its type when it has no

@@ -2,6 +2,7 @@
 // the fixture list shared by the Node suites.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import assert from "node:assert/strict";
+import { rng } from "../../bench/gen.mjs";
 
 export const FIXTURES = new URL("../fixtures/", import.meta.url);
 
@@ -68,17 +69,8 @@ export function checkExpect(message, expect, name) {
   }
 }
 
-/** A seeded generator (mulberry32), so a failing split can be replayed. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the benchmark's mulberry32), so a failing split can be replayed. */
+export { rng };
 
 /** `body` cut into 1 to 64 random pieces by split number `seed`. */
 export function randomPieces(body, seed) {

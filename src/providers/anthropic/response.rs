@@ -5,10 +5,10 @@
 //! its signature, redacted thinking, `tool_use` (its `input` object becomes the arguments JSON
 //! string, key order and number spelling kept), and server blocks kept whole.
 
-use super::{convert_usage, map_stop_reason, read_object};
+use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{self, read_document, JsonError, JsonResult, Kind};
+use crate::json::{self, read_document, read_object, read_object_document, JsonResult, Kind};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::providers::{ErrorBody, Scalar};
@@ -35,29 +35,26 @@ pub(crate) struct MessageBody<'a> {
 impl<'a> MessageBody<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        let body = read_document(text.as_bytes(), |r| {
-            read_object(r, |body: &mut MessageBody<'a>, r, key| {
-                match key {
-                    b"id" => body.id = Scalar::read(r)?,
-                    b"model" => body.model = Scalar::read(r)?,
-                    b"content" => {
-                        let mut content = Vec::new();
-                        let is_array = r.array(|r| {
-                            content.push(r.raw()?);
-                            Ok(())
-                        })?;
-                        body.content = is_array.then_some(content);
-                    }
-                    b"stop_reason" => body.stop_reason = Scalar::read(r)?,
-                    b"usage" => body.usage = r.raw_non_null()?,
-                    b"type" => body.kind = Scalar::read(r)?,
-                    b"error" => body.error = ErrorBody::read_field(r)?,
-                    _ => {}
+        read_object_document(text.as_bytes(), |body: &mut MessageBody<'a>, r, key| {
+            match key {
+                b"id" => body.id = Scalar::read(r)?,
+                b"model" => body.model = Scalar::read(r)?,
+                b"content" => {
+                    let mut content = Vec::new();
+                    let is_array = r.array(|r| {
+                        content.push(r.raw()?);
+                        Ok(())
+                    })?;
+                    body.content = is_array.then_some(content);
                 }
-                Ok(())
-            })
-        })?;
-        body.ok_or(JsonError { what: "expected an object", at: 0 })
+                b"stop_reason" => body.stop_reason = Scalar::read(r)?,
+                b"usage" => body.usage = r.raw_non_null()?,
+                b"type" => body.kind = Scalar::read(r)?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
     }
 }
 

@@ -8,12 +8,12 @@
 
 use serde_json::value::RawValue;
 
+use super::map_stop_reason;
 use super::response::ContentBlock;
 use super::usage::Counts;
-use super::{map_stop_reason, read_object};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{self, read_document, JsonError, JsonResult, Reader};
+use crate::json::{self, read_document, read_object, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -49,7 +49,7 @@ impl<'a> Event<'a> {
                 b"content_block" => e.content_block = r.raw_non_null()?,
                 b"delta" => e.delta = Delta::read(r)?,
                 b"usage" => e.usage = r.raw_non_null()?,
-                b"error" => e.error = read_error(r)?,
+                b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -108,19 +108,6 @@ impl<'a> Delta<'a> {
     }
 }
 
-/// An `error` event's `{type, message, code}`.
-fn read_error<'a>(r: &mut Reader<'a>) -> JsonResult<Option<ErrorBody<'a>>> {
-    read_object(r, |e: &mut ErrorBody<'a>, r, key| {
-        match key {
-            b"message" => e.message = Scalar(r.scalar()?),
-            b"type" => e.kind = Scalar(r.scalar()?),
-            b"code" => e.code = Scalar(r.scalar()?),
-            _ => {}
-        }
-        Ok(())
-    })
-}
-
 /// What an open content block is, by the stream's block index.
 #[derive(Debug)]
 enum Open {
@@ -145,7 +132,7 @@ impl AnthropicStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let parsed = match read_document(event.data, Event::read) {
             Ok(Some(parsed)) => parsed,
-            Ok(None) => return Ok(Handled::NotJson(JsonError { what: "expected an object", at: 0 }.to_string())),
+            Ok(None) => return Ok(Handled::NotJson(JsonError::not_an_object().to_string())),
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
         let index = parsed.index.unwrap_or(0);

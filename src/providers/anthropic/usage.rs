@@ -3,8 +3,7 @@
 
 use serde_json::value::RawValue;
 
-use super::read_object;
-use crate::json::read_document;
+use crate::json::{read_document, read_object};
 use crate::model::{RawJson, Usage};
 
 /// The counts of one usage object; a stream restates some of them in `message_delta`.

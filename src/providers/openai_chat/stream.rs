@@ -77,7 +77,7 @@ pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Ch
     read_document(data, |r| {
         let mut chunk = Chunk::default();
         if !r.object(|r, key| chunk.member(r, key, choice_key).map(drop))? {
-            return Err(JsonError { what: "expected an object", at: 0 });
+            return Err(JsonError::not_an_object());
         }
         Ok(chunk)
     })
@@ -161,7 +161,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo) -> JsonResult<Ch
             Ok(())
         })?;
         if !is_object {
-            return Err(JsonError { what: "expected an object", at: 0 });
+            return Err(JsonError::not_an_object());
         }
         Ok(chunk)
     })?;

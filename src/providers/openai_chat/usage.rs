@@ -2,7 +2,7 @@
 
 use crate::json::{raw_value, read_document};
 use crate::model::{RawJson, Usage};
-use crate::providers::read_count;
+use crate::providers::{read_count, read_detail_count};
 
 /// Normalises a usage object (its raw JSON text); `None` when it is not an object.
 pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
@@ -16,22 +16,8 @@ pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
                 b"total_tokens" => total = read_count(r)?,
                 // DeepSeek's name for cached prompt tokens.
                 b"prompt_cache_hit_tokens" => cache_hit = read_count(r)?,
-                b"prompt_tokens_details" => {
-                    r.object(|r, key| {
-                        if key == b"cached_tokens" {
-                            cached = read_count(r)?;
-                        }
-                        Ok(())
-                    })?;
-                }
-                b"completion_tokens_details" => {
-                    r.object(|r, key| {
-                        if key == b"reasoning_tokens" {
-                            reasoning = read_count(r)?;
-                        }
-                        Ok(())
-                    })?;
-                }
+                b"prompt_tokens_details" => cached = read_detail_count(r, b"cached_tokens")?,
+                b"completion_tokens_details" => reasoning = read_detail_count(r, b"reasoning_tokens")?,
                 _ => {}
             }
             Ok(())

@@ -2,10 +2,9 @@
 //! numbers, or (with `encoding_format: "base64"`) a base64 string of little-endian float32.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{JsonResult, Kind, Reader};
+use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::providers::openai_responses::response::{read_body, read_list};
 use crate::providers::ErrorBody;
 
 /// An embeddings body, read by hand with the crate's JSON reader. Where the serde derive this
@@ -31,7 +30,7 @@ struct Vector(std::result::Result<Vec<f64>, String>);
 impl<'a> EmbeddingBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_body(text, |body: &mut EmbeddingBody<'a>, r, key| {
+        read_object_document(text.as_bytes(), |body: &mut EmbeddingBody<'a>, r, key| {
             match key {
                 b"data" => body.data = read_list(r, Item::read)?,
                 b"error" => body.error = ErrorBody::read_field(r)?,

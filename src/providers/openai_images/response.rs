@@ -2,10 +2,9 @@
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{JsonResult, Reader};
+use crate::json::{read_list, read_object_document, JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::providers::openai_responses::response::{read_body, read_list};
 use crate::providers::{ErrorBody, Scalar};
 
 /// An images body, read by hand with the crate's JSON reader. Where the serde derive this
@@ -26,7 +25,7 @@ struct Item<'a> {
 impl<'a> ImageBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_body(text, |body: &mut ImageBody<'a>, r, key| {
+        read_object_document(text.as_bytes(), |body: &mut ImageBody<'a>, r, key| {
             match key {
                 b"data" => body.data = read_list(r, Item::read)?.into_iter().flatten().collect(),
                 b"error" => body.error = ErrorBody::read_field(r)?,

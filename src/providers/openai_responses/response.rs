@@ -8,7 +8,9 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{raw_value, read_document, JsonError, JsonResult, Kind, Reader};
+use crate::json::{
+    raw_value, read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader,
+};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::providers::{ErrorBody, Scalar};
@@ -34,7 +36,7 @@ pub(crate) struct ResponseBody<'a> {
 impl<'a> ResponseBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_body(text, |body: &mut ResponseBody<'a>, r, key| {
+        read_object_document(text.as_bytes(), |body: &mut ResponseBody<'a>, r, key| {
             match key {
                 b"id" => body.id = Scalar::read(r)?,
                 b"model" => body.model = Scalar::read(r)?,
@@ -135,40 +137,6 @@ impl<'a> Part<'a> {
         })?;
         part.ok_or_else(not_an_item)
     }
-}
-
-/// Reads an object into a default `T`, `field` reading each key's value; `None` (the value
-/// skipped) when the value is not an object.
-pub(super) fn read_object<'a, T: Default>(
-    r: &mut Reader<'a>,
-    mut field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
-) -> JsonResult<Option<T>> {
-    let mut value = T::default();
-    let is_object = r.object(|r, key| field(&mut value, r, key))?;
-    Ok(is_object.then_some(value))
-}
-
-/// A whole response body: an object read into a default `T` as [`read_object`] does; an error
-/// when it is not JSON, or not an object.
-pub(crate) fn read_body<'a, T: Default>(
-    text: &'a str,
-    field: impl FnMut(&mut T, &mut Reader<'a>, &[u8]) -> JsonResult<()>,
-) -> JsonResult<T> {
-    read_document(text.as_bytes(), |r| read_object(r, field)?.ok_or(JsonError { what: "expected an object", at: 0 }))
-}
-
-/// An array read element by element with `read`; empty (the value skipped) when it is not an
-/// array.
-pub(crate) fn read_list<'a, T>(
-    r: &mut Reader<'a>,
-    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
-) -> JsonResult<Vec<T>> {
-    let mut items = Vec::new();
-    r.array(|r| {
-        items.push(read(r)?);
-        Ok(())
-    })?;
-    Ok(items)
 }
 
 /// An array read element by element with `read`; `None` for null, an error for anything else.

@@ -5,11 +5,11 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
-use super::response::{read_object, Incomplete, Item};
+use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{raw_value, read_document, JsonError, JsonResult, Reader};
+use crate::json::{raw_value, read_object, read_object_document, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -57,28 +57,25 @@ struct Response<'a> {
 impl<'a> Event<'a> {
     /// Reads the event's data; an error when it is not JSON, or not an object.
     fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
-        read_document(data, |r| {
-            let event = read_object(r, |e: &mut Event<'a>, r, key| {
-                match key {
-                    b"type" => e.kind = Scalar(r.scalar()?),
-                    b"response" => e.response = Response::read(r)?,
-                    b"item" => e.item = r.raw_non_null()?,
-                    b"output_index" => e.output_index = r.index()?,
-                    b"content_index" => e.content_index = r.index()?,
-                    b"summary_index" => e.summary_index = r.index()?,
-                    b"item_id" => e.item_id = Scalar(r.scalar()?),
-                    b"delta" => e.delta = Scalar(r.scalar()?),
-                    b"text" => e.text = Scalar(r.scalar()?),
-                    b"arguments" => e.arguments = Scalar(r.scalar()?),
-                    b"refusal" => e.refusal = Scalar(r.scalar()?),
-                    b"code" => e.code = Scalar(r.scalar()?),
-                    b"message" => e.message = Scalar(r.scalar()?),
-                    b"error" => e.error = read_error(r)?,
-                    _ => {}
-                }
-                Ok(())
-            })?;
-            event.ok_or(JsonError { what: "expected an object", at: 0 })
+        read_object_document(data, |e: &mut Event<'a>, r, key| {
+            match key {
+                b"type" => e.kind = Scalar(r.scalar()?),
+                b"response" => e.response = Response::read(r)?,
+                b"item" => e.item = r.raw_non_null()?,
+                b"output_index" => e.output_index = r.index()?,
+                b"content_index" => e.content_index = r.index()?,
+                b"summary_index" => e.summary_index = r.index()?,
+                b"item_id" => e.item_id = Scalar(r.scalar()?),
+                b"delta" => e.delta = Scalar(r.scalar()?),
+                b"text" => e.text = Scalar(r.scalar()?),
+                b"arguments" => e.arguments = Scalar(r.scalar()?),
+                b"refusal" => e.refusal = Scalar(r.scalar()?),
+                b"code" => e.code = Scalar(r.scalar()?),
+                b"message" => e.message = Scalar(r.scalar()?),
+                b"error" => e.error = ErrorBody::read(r)?,
+                _ => {}
+            }
+            Ok(())
         })
     }
 }
@@ -93,25 +90,12 @@ impl<'a> Response<'a> {
                 b"status" => response.status = Scalar(r.scalar()?),
                 b"usage" => response.usage = r.raw_non_null()?,
                 b"incomplete_details" => response.incomplete_details = Incomplete::read(r)?,
-                b"error" => response.error = read_error(r)?,
+                b"error" => response.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
         })
     }
-}
-
-/// An `{message, type, code}` error object, or `None` when the value is not an object.
-fn read_error<'a>(r: &mut Reader<'a>) -> JsonResult<Option<ErrorBody<'a>>> {
-    read_object(r, |error: &mut ErrorBody<'a>, r, key| {
-        match key {
-            b"message" => error.message = Scalar(r.scalar()?),
-            b"type" => error.kind = Scalar(r.scalar()?),
-            b"code" => error.code = Scalar(r.scalar()?),
-            _ => {}
-        }
-        Ok(())
-    })
 }
 
 /// What the stream has said of one output item.

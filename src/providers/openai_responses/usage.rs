@@ -2,9 +2,9 @@
 
 use serde_json::value::RawValue;
 
-use crate::json::{read_document, JsonResult, Reader};
+use crate::json::read_document;
 use crate::model::{RawJson, Usage};
-use crate::providers::read_count;
+use crate::providers::{read_count, read_detail_count};
 
 /// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`. `None`
 /// when it is not an object; a `*_details` that is not an object reads as absent (the serde
@@ -18,8 +18,8 @@ pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
                 b"input_tokens" => input = read_count(r)?,
                 b"output_tokens" => output = read_count(r)?,
                 b"total_tokens" => total = read_count(r)?,
-                b"input_tokens_details" => cached = detail(r, b"cached_tokens")?,
-                b"output_tokens_details" => reasoning = detail(r, b"reasoning_tokens")?,
+                b"input_tokens_details" => cached = read_detail_count(r, b"cached_tokens")?,
+                b"output_tokens_details" => reasoning = read_detail_count(r, b"reasoning_tokens")?,
                 _ => {}
             }
             Ok(())
@@ -39,16 +39,4 @@ pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
         cache_write_tokens: None,
         raw: RawJson::from_raw(raw),
     })
-}
-
-/// The count `name` of a `*_details` object; `None` when it is not an object or lacks it.
-fn detail(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<Option<u64>> {
-    let mut count = None;
-    r.object(|r, key| {
-        if key == name {
-            count = read_count(r)?;
-        }
-        Ok(())
-    })?;
-    Ok(count)
 }
