@@ -6,6 +6,7 @@ pub mod openai_chat;
 pub mod openai_embeddings;
 pub mod openai_images;
 pub mod openai_responses;
+pub(crate) mod template;
 
 use std::borrow::Cow;
 
@@ -124,6 +125,7 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
 }
 
 /// What a format's handler made of one event.
+#[cfg_attr(test, derive(Debug))]
 pub(crate) enum Handled {
     Done,
     /// The event's data is not JSON; nothing was recorded (the accumulator reports it, after

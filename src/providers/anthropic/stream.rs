@@ -15,6 +15,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{self, read_document, read_object, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
+use crate::providers::template::{read_marked, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -88,6 +89,8 @@ struct Delta<'a> {
     partial_json: Scalar<'a>,
     citation: Option<&'a str>,
     stop_reason: Scalar<'a>,
+    /// The spans of `text`, `thinking` and `partial_json` when they were strings.
+    marks: [Option<Span>; 3],
 }
 
 impl<'a> Delta<'a> {
@@ -95,10 +98,10 @@ impl<'a> Delta<'a> {
         read_object(r, |d: &mut Delta<'a>, r, key| {
             match key {
                 b"type" => d.kind = Scalar(r.scalar()?),
-                b"text" => d.text = Scalar(r.scalar()?),
-                b"thinking" => d.thinking = Scalar(r.scalar()?),
+                b"text" => (d.text, d.marks[0]) = read_marked(r)?,
+                b"thinking" => (d.thinking, d.marks[1]) = read_marked(r)?,
                 b"signature" => d.signature = Scalar(r.scalar()?),
-                b"partial_json" => d.partial_json = Scalar(r.scalar()?),
+                b"partial_json" => (d.partial_json, d.marks[2]) = read_marked(r)?,
                 b"citation" => d.citation = r.raw_non_null()?,
                 b"stop_reason" => d.stop_reason = Scalar(r.scalar()?),
                 _ => {}
@@ -121,20 +124,44 @@ enum Open {
     },
 }
 
+/// The kinds of `content_block_delta` that carry one string: the key of their string in
+/// [`Delta`], by its place in `marks`.
+const TEXT_DELTAS: [&str; 3] = ["text_delta", "thinking_delta", "input_json_delta"];
+
+impl Event<'_> {
+    /// A `content_block_delta` of one of [`TEXT_DELTAS`] with its string, as a [`Template`]
+    /// action (block index, kind) and the string's span.
+    fn only_text(&self) -> Option<((u64, usize), Span)> {
+        let delta = self.delta.as_ref().filter(|_| self.kind.as_deref() == Some("content_block_delta"))?;
+        let kind = TEXT_DELTAS.iter().position(|k| delta.kind.as_deref() == Some(*k))?;
+        [&delta.text, &delta.thinking, &delta.partial_json][kind].0.as_ref()?;
+        Some(((self.index.unwrap_or(0), kind), delta.marks[kind]?))
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicStream {
     open: Vec<(u64, Open)>,
     /// `message_start`'s usage, restated count by count by `message_delta`.
     counts: Counts,
+    /// The last text delta (block index, kind in [`TEXT_DELTAS`]), to read the next ones by.
+    template: Template<(u64, usize)>,
 }
 
 impl AnthropicStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
+        if let Some(((index, kind), text)) = self.template.fill(event.data) {
+            let mut delta = Delta { kind: Scalar(Some(TEXT_DELTAS[kind].into())), ..Delta::default() };
+            *[&mut delta.text, &mut delta.thinking, &mut delta.partial_json][kind] = Scalar(Some(text));
+            self.block_delta(index, delta, b)?;
+            return Ok(Handled::Done);
+        }
         let parsed = match read_document(event.data, Event::read) {
             Ok(Some(parsed)) => parsed,
             Ok(None) => return Ok(Handled::NotJson(JsonError::not_an_object().to_string())),
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
+        self.template.offer(event.data, parsed.only_text());
         let index = parsed.index.unwrap_or(0);
         match parsed.kind.as_deref().unwrap_or(event.event) {
             "message_start" => {
@@ -284,6 +311,8 @@ fn server_block(start: &str, input: &str) -> RawJson {
 mod tests {
     use super::AnthropicStream;
     use crate::accumulator::MessageBuilder;
+    use crate::providers::template::testing::{check_template, Templated};
+    use crate::providers::template::Template;
     use crate::providers::Handled;
     use crate::sse::SseEvent;
     use crate::Limits;
@@ -329,5 +358,53 @@ mod tests {
         let message = b.build();
         assert_eq!(message.text, "ab");
         assert_eq!(message.usage.map(|u| u.output_tokens), Some(2));
+    }
+
+    impl Templated for AnthropicStream {
+        fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> crate::Result<Handled> {
+            AnthropicStream::event(self, event, b)
+        }
+        fn forget(&mut self) {
+            self.template = Template::default();
+        }
+        fn fills(&self, data: &[u8]) -> bool {
+            self.template.fill(data).is_some()
+        }
+    }
+
+    /// An event that fills the template does exactly what reading it whole does: on every event
+    /// of every recorded stream, and on text, thinking and tool input deltas changed at every
+    /// position (so that they fill it, or not, or are not JSON).
+    #[test]
+    fn an_event_filled_into_the_template_does_what_reading_it_whole_does() {
+        let start = r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#;
+        let delta = |kind: &str, key: &str, value: &str| {
+            format!(r#"{{"type":"content_block_delta","index":1,"delta":{{"type":"{kind}","{key}":{value}}}}}"#)
+        };
+        // (first event, next event, whether the first may serve as a template)
+        let cases = [
+            (delta("text_delta", "text", r#""a""#), delta("text_delta", "text", r#""b\n\u00e9""#), true),
+            (
+                delta("thinking_delta", "thinking", r#""a""#),
+                delta("thinking_delta", "thinking", r#""\ud83d\ude00""#),
+                true,
+            ),
+            (
+                delta("input_json_delta", "partial_json", r#""{""#),
+                delta("input_json_delta", "partial_json", r#""\"x\"""#),
+                true,
+            ),
+            (
+                r#"{"delta":{"type":"text_delta","text":"a"},"index":1}"#.into(),
+                r#"{"delta":{"type":"text_delta","text":"b"},"index":1}"#.into(),
+                false,
+            ),
+            (delta("text_delta", "text", "1"), delta("text_delta", "text", "2"), false),
+            (delta("signature_delta", "signature", r#""a""#), delta("signature_delta", "signature", r#""b""#), false),
+        ];
+        let befores: Vec<[&str; 2]> = cases.iter().map(|c| [start, c.0.as_str()]).collect();
+        let cases: Vec<(&[&str], &str, bool)> =
+            cases.iter().zip(&befores).map(|(c, before)| (before.as_slice(), c.1.as_str(), c.2)).collect();
+        check_template::<AnthropicStream>(&["anthropic"], "content_block_delta", &cases);
     }
 }

@@ -10,6 +10,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
+use crate::providers::template::{read_marked, same_bytes, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -48,6 +49,8 @@ pub(crate) struct Delta<'a> {
     reasoning: Scalar<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
+    /// The spans of `content`, `reasoning_content` and `reasoning` when they were strings.
+    marks: [Option<Span>; 3],
 }
 
 #[derive(Default)]
@@ -57,6 +60,7 @@ struct ToolCallDelta<'a> {
     id: Scalar<'a>,
     name: Scalar<'a>,
     arguments: Scalar<'a>,
+    arguments_mark: Option<Span>,
 }
 
 /// `delta.content`: a string, or (Mistral's Magistral) an array of `text` and `thinking` parts.
@@ -174,13 +178,6 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo) -> JsonResult<Ch
     Ok(chunk)
 }
 
-/// `a == b` for equal-length slices, eight bytes at a time.
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let words = a.chunks_exact(8).zip(b.chunks_exact(8));
-    let tail = a.len() / 8 * 8;
-    a.len() == b.len() && words.into_iter().all(|(x, y)| x == y) && a[tail..] == b[tail..]
-}
-
 fn read_choice<'a>(r: &mut Reader<'a>, choice_key: &[u8]) -> JsonResult<Option<Choice<'a>>> {
     let mut choice = Choice::default();
     let found = r.object(|r, key| {
@@ -200,9 +197,9 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
     let mut delta = Delta::default();
     let found = r.object(|r, key| {
         match key {
-            b"content" => delta.content = read_content(r)?,
-            b"reasoning_content" => delta.reasoning_content = Scalar::read(r)?,
-            b"reasoning" => delta.reasoning = Scalar::read(r)?,
+            b"content" => (delta.content, delta.marks[0]) = read_content(r)?,
+            b"reasoning_content" => (delta.reasoning_content, delta.marks[1]) = read_marked(r)?,
+            b"reasoning" => (delta.reasoning, delta.marks[2]) = read_marked(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"tool_calls" => {
                 r.array(|r| {
@@ -215,7 +212,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
                                 r.object(|r, key| {
                                     match key {
                                         b"name" => call.name = Scalar::read(r)?,
-                                        b"arguments" => call.arguments = Scalar::read(r)?,
+                                        b"arguments" => (call.arguments, call.arguments_mark) = read_marked(r)?,
                                         _ => {}
                                     }
                                     Ok(())
@@ -240,11 +237,15 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
 
 /// A string, or an array of parts `{type:"text", text}` and `{type:"thinking", thinking}` where
 /// `thinking` is a string or an array of `{type:"text", text}`; anything else is no content.
-fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<Content<'a>> {
+/// With the string's span when it is one.
+fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<(Content<'a>, Option<Span>)> {
     match r.peek()? {
-        Kind::String => return Ok(r.string()?.map_or(Content::None, Content::Text)),
+        Kind::String => {
+            let (text, mark) = read_marked(r)?;
+            return Ok((text.0.map_or(Content::None, Content::Text), mark));
+        }
         Kind::Array => {}
-        _ => return Ok(Content::None),
+        _ => return Ok((Content::None, None)),
     }
     let mut parts = Vec::new();
     r.array(|r| {
@@ -264,7 +265,7 @@ fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<Content<'a>> {
         }
         Ok(())
     })?;
-    Ok(Content::Parts(parts))
+    Ok((Content::Parts(parts), None))
 }
 
 fn read_thinking<'a>(r: &mut Reader<'a>) -> JsonResult<Vec<Cow<'a, str>>> {
@@ -289,13 +290,51 @@ impl Chunk<'_> {
     pub(crate) fn usage(&self) -> Option<crate::model::Usage> {
         self.usage.or(self.groq_usage).and_then(convert_usage)
     }
+
+    /// What [`ChatStream::event`] does with this chunk when that is one call with one string
+    /// of it (beside `start`, which does nothing the second time it is given the same values),
+    /// and that string's span: the chunk may then serve as a [`Template`].
+    fn only_text(&self) -> Option<(OnlyText, Span)> {
+        let plain = self.usage.is_none() && self.groq_usage.is_none() && self.error.is_none();
+        let [choice] = self.choices.as_slice() else { return None };
+        let delta = choice.delta.as_ref()?;
+        let done = self.object.as_deref() == Some("chat.completion.done");
+        if !plain || done || choice.finish_reason.0.is_some() || delta.refusal.0.is_some() {
+            return None;
+        }
+        let index = choice.index.unwrap_or(0);
+        let reasoning = match (&delta.reasoning_content.0, &delta.reasoning.0) {
+            (Some(_), _) => Some(delta.marks[1]),
+            (None, Some(_)) => Some(delta.marks[2]),
+            (None, None) => None,
+        };
+        match (&delta.content, reasoning, delta.tool_calls.as_slice()) {
+            (Content::Text(_), None, []) => Some((OnlyText::Content(index), delta.marks[0]?)),
+            (Content::None, Some(mark), []) => Some((OnlyText::Reasoning(index), mark?)),
+            (Content::None, None, [call]) if call.id.0.is_none() && call.name.0.is_none() => {
+                call.arguments.0.as_ref()?;
+                Some((OnlyText::Arguments(index, call.index), call.arguments_mark?))
+            }
+            _ => None,
+        }
+    }
 }
 
-/// The state of one OpenAI Chat stream beyond what the builder keeps: nothing yet, the format
-/// is stateless per chunk.
+/// The one builder call a chunk that only adds text makes: content, reasoning or tool call
+/// arguments, of a choice (and a call).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum OnlyText {
+    Content(u32),
+    Reasoning(u32),
+    Arguments(u32, Option<u64>),
+}
+
+/// The state of one OpenAI Chat stream beyond what the builder keeps: the format is stateless
+/// per chunk, so only what makes reading the next chunk cheaper.
 #[derive(Debug, Default)]
 pub(crate) struct ChatStream {
     memo: PrefixMemo,
+    template: Template<OnlyText>,
 }
 
 impl ChatStream {
@@ -310,10 +349,19 @@ impl ChatStream {
             self.error_event(data, b);
             return Ok(Handled::Done);
         }
+        if let Some((call, text)) = self.template.fill(data) {
+            match call {
+                OnlyText::Content(index) => b.tagged_content(index, &text)?,
+                OnlyText::Reasoning(index) => b.reasoning(index, &text)?,
+                OnlyText::Arguments(index, call) => b.chat_tool_call(index, call, None, None, Some(&text))?,
+            }
+            return Ok(Handled::Done);
+        }
         let chunk = match read_stream_chunk(data, &mut self.memo) {
             Ok(chunk) => chunk,
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
+        self.template.offer(data, chunk.only_text());
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
         let usage = chunk.usage();
         for choice in chunk.choices {
@@ -386,30 +434,20 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::{read_chunk, read_stream_chunk, PrefixMemo};
-    use crate::sse::SseDecoder;
-    use crate::Limits;
+    use super::{read_chunk, read_stream_chunk, ChatStream, PrefixMemo};
+    use crate::accumulator::MessageBuilder;
+    use crate::providers::template::testing::{check_template, recorded_events, Templated};
+    use crate::providers::template::Template;
+    use crate::providers::Handled;
+    use crate::sse::SseEvent;
+
+    const DIRS: [&str; 8] =
+        ["openai-chat", "groq", "deepseek", "mistral", "openrouter", "azure-openai", "ollama", "minimax"];
 
     /// The `data` of every event of every OpenAI-compatible recorded stream, stream by stream.
     fn recorded_streams() -> Vec<Vec<Vec<u8>>> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut streams = Vec::new();
-        for dir in ["openai-chat", "groq", "deepseek", "mistral", "openrouter", "azure-openai", "ollama", "minimax"] {
-            let Ok(files) = std::fs::read_dir(root.join(dir)) else { continue };
-            for file in files.flatten().filter(|f| f.path().extension().is_some_and(|e| e == "sse")) {
-                let body = std::fs::read(file.path()).unwrap();
-                let mut events = Vec::new();
-                let mut sse = SseDecoder::new(&Limits::default());
-                let mut keep = |e: crate::sse::SseEvent<'_>| {
-                    events.push(e.data.to_vec());
-                    Ok(())
-                };
-                sse.feed(&body, &mut keep).unwrap();
-                sse.finish(&mut keep).unwrap();
-                streams.push(events);
-            }
-        }
-        streams
+        let streams = recorded_events(&DIRS);
+        streams.into_iter().map(|events| events.into_iter().map(|(_, data)| data).collect()).collect()
     }
 
     /// Resuming after a remembered prefix reads every chunk exactly as reading it whole does:
@@ -443,5 +481,50 @@ mod tests {
                 assert_eq!(fast, whole, "{}", String::from_utf8_lossy(&variant));
             }
         }
+    }
+
+    impl Templated for ChatStream {
+        fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> crate::Result<Handled> {
+            ChatStream::event(self, event, b)
+        }
+        fn forget(&mut self) {
+            self.template = Template::default();
+        }
+        fn fills(&self, data: &[u8]) -> bool {
+            self.template.fill(data).is_some()
+        }
+    }
+
+    /// A chunk that fills the template does exactly what reading it whole does: on every event
+    /// of every recorded stream, and on chunks that add content, reasoning or tool arguments
+    /// changed at every position (so that they fill it, or not, or are not JSON).
+    #[test]
+    fn a_chunk_filled_into_the_template_does_what_reading_it_whole_does() {
+        let head = r#"{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":1,"delta":"#;
+        // (first chunk's rest, next chunk's rest, whether the first may serve as a template)
+        let cases = [
+            (r#"{"content":"a"}}],"usage":null}"#, r#"{"content":"b\n"}}],"usage":null}"#, true),
+            (r#"{"reasoning_content":"a","content":null}}]}"#, r#"{"reasoning_content":"b","content":null}}]}"#, true),
+            (r#"{"reasoning":"a"}}]}"#, r#"{"reasoning":"\u00e9"}}]}"#, true),
+            (
+                r#"{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}"#,
+                r#"{"tool_calls":[{"index":0,"function":{"arguments":"\"x\""}}]}}]}"#,
+                true,
+            ),
+            (
+                r#"{"tool_calls":[{"index":0,"id":"t","function":{"name":"f","arguments":""}}]}}]}"#,
+                r#"{"tool_calls":[{"index":0,"id":"t","function":{"name":"f","arguments":"x"}}]}}]}"#,
+                false,
+            ),
+            (r#"{"content":"a"},"finish_reason":"stop"}]}"#, r#"{"content":"b"},"finish_reason":"stop"}]}"#, false),
+            (r#"{"content":"a","refusal":"no"}}]}"#, r#"{"content":"b","refusal":"no"}}]}"#, false),
+            (r#"{"content":5}}]}"#, r#"{"content":6}}]}"#, false),
+        ];
+        let cases: Vec<(Vec<String>, String, bool)> =
+            cases.iter().map(|(a, b, fills)| (vec![format!("{head}{a}")], format!("{head}{b}"), *fills)).collect();
+        let firsts: Vec<Vec<&str>> = cases.iter().map(|c| c.0.iter().map(String::as_str).collect()).collect();
+        let cases: Vec<(&[&str], &str, bool)> =
+            cases.iter().zip(&firsts).map(|(c, first)| (first.as_slice(), c.1.as_str(), c.2)).collect();
+        check_template::<ChatStream>(&DIRS, "", &cases);
     }
 }
