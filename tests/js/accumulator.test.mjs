@@ -42,6 +42,16 @@ test("an ArrayBuffer chunk is accepted", () => {
   assert.equal(acc.finish().text, "ab");
 });
 
+test("options are read as properties: inherited ones and getters count, a throwing getter throws", () => {
+  assert.equal(new Accumulator(Object.create({ format: "anthropic" })).format, "anthropic");
+  class Options { get format() { return "openai-responses"; } }
+  assert.equal(new Accumulator(new Options()).format, "openai-responses");
+  const boom = new Error("boom");
+  assert.throws(() => new Accumulator({ get maxMessageBytes() { throw boom; } }), (e) => e === boom);
+  const acc = new Accumulator({ maxEventBytes: 16, maxBufferedBytes: 16 });
+  assert.ok(acc.push("data: " + "x".repeat(40) + "\n\n").some((e) => e.type === "error" && e.code === "limit_exceeded"));
+});
+
 test("push after finish throws an Error with code finished", () => {
   const acc = new Accumulator();
   acc.finish();
