@@ -209,16 +209,13 @@ impl EventState {
                     Err(_) => self.event.push_str(&String::from_utf8_lossy(value)),
                 }
             }
-            b"id" => {
-                if !value.contains(&0) {
-                    self.id.clear();
-                    self.id.extend_from_slice(value);
-                }
+            // An id with a NUL is ignored, as is a retry that is not all digits.
+            b"id" if !value.contains(&0) => {
+                self.id.clear();
+                self.id.extend_from_slice(value);
             }
-            b"retry" => {
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    self.retry = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
-                }
+            b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                self.retry = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
             }
             _ => {} // unknown fields are ignored
         }
