@@ -36,11 +36,20 @@ const enc = new TextEncoder();
 const sse = (obj) => `data: ${JSON.stringify(obj)}\n\n`;
 const named = (type, obj) => `event: ${type}\ndata: ${JSON.stringify(obj)}\n\n`;
 
+// OpenAI pads every chunk with a random `obfuscation` string of varying length (see the recorded
+// fixtures); its own generator, reset by each stream, so the streams' texts do not depend on it.
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+let padRng = rng(0);
+function obfuscation() {
+  let s = "";
+  for (let n = int(padRng, 1, 16); n > 0; n--) s += ALNUM[Math.floor(padRng() * ALNUM.length)];
+  return s;
+}
 function chatChunk(id, delta, finish = null, extra = {}) {
   return {
     id, object: "chat.completion.chunk", created: 1754693439, model: "gpt-4o-2024-08-06",
     service_tier: "default", system_fingerprint: "fp_07871e2ad8", usage: null,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], obfuscation: "3Y6yaTIPl", ...extra,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], obfuscation: obfuscation(), ...extra,
   };
 }
 const USAGE = { prompt_tokens: 120, completion_tokens: 9000, total_tokens: 9120 };
@@ -53,6 +62,7 @@ function chatTail(id, finish) {
 /** OpenAI chat, `deltas` text deltas of 1–8 tokens. */
 export function openaiText({ seed = 1, deltas = 5000 } = {}) {
   const r = rng(seed);
+  padRng = rng(seed + 7919);
   const id = "chatcmpl-bench-text";
   let body = sse(chatChunk(id, { role: "assistant", content: "", refusal: null }));
   let text = "";
@@ -90,6 +100,7 @@ function fragments(r, s, n) {
 /** OpenAI chat, parallel tool calls: `calls` calls sharing `fragments` argument fragments. */
 export function openaiTools({ seed = 2, calls = 3, frags = 2000, argBytes = 4000, name = "openai-tools" } = {}) {
   const r = rng(seed);
+  padRng = rng(seed + 7919);
   const id = "chatcmpl-bench-tools";
   let body = sse(chatChunk(id, { role: "assistant", content: null }));
   const toolCalls = [];

@@ -1,16 +1,19 @@
 //! The last event of a stream kept as a template: in a long stream nearly every event is the one
-//! before it with another text in one string (`{..."delta":{"content":"<text>"}...}`). When an
-//! event's bytes equal the template's everywhere outside that string, it reads exactly as the
-//! template did with the new text, so its string is the only thing read.
+//! before it with another text in one string (`{..."delta":{"content":"<text>"}...}`), and at
+//! most a few other strings that the decoder skips changed as well (OpenAI's `obfuscation`,
+//! random padding on every chunk). When an event's bytes equal the template's everywhere outside
+//! those string tokens, it reads exactly as the template did with the new text, so its strings
+//! are the only things read.
 //!
 //! Why that is exact: JSON is read left to right, and a string token ends at its first unescaped
-//! quote whatever it holds. The bytes before the string are the template's, so reading reaches the
-//! same state at the same offset; the string token is read and validated as any string is; after
-//! it the reader is in the same state as after the template's string, and the bytes that follow
-//! are the template's too. So the new event is valid exactly when its string is, and it reads as
-//! the template with that string. The decoder keeps a template only for an event it read whole
-//! and whose whole effect is one call with that string (its `action`), and it keeps it until it
-//! reads another such event.
+//! quote whatever it holds. Up to the first marked string the bytes are the template's, so reading
+//! reaches the same state at the same offset; there it meets a string token, which is read as the
+//! whole read reads it (the text as a string, a skipped value skipped: the same checks, so the
+//! same verdict); after it the reader is in the same state as after the template's token, and
+//! the same argument carries on to the next marked string and to the end. So the event is valid
+//! exactly when its strings are, and it reads as the template with the new text. The decoder
+//! keeps a template only for an event it read whole and whose whole effect is one call with that
+//! text (its `action`), and it keeps it until it reads another such event.
 
 use std::borrow::Cow;
 
@@ -32,44 +35,71 @@ pub(crate) fn read_marked<'a>(r: &mut Reader<'a>) -> JsonResult<(Scalar<'a>, Opt
     Ok((value, is_string.then(|| Span { open, close: r.pos() })))
 }
 
-/// The template: the bytes of the last event kept, its string's span, and its action.
+/// The template: the bytes of the last event kept, its string tokens that may differ (in order;
+/// `true` for the text, `false` for a value the decoder skips), and its action.
 #[derive(Debug)]
 pub(crate) struct Template<A> {
     bytes: Vec<u8>,
-    span: Span,
+    strings: Vec<(Span, bool)>,
     action: Option<A>,
 }
 
 impl<A> Default for Template<A> {
     fn default() -> Self {
-        Template { bytes: Vec::new(), span: Span { open: 0, close: 0 }, action: None }
+        Template { bytes: Vec::new(), strings: Vec::new(), action: None }
     }
 }
 
 impl<A: Copy> Template<A> {
-    /// The action and the new text when `data` is the template with another string; `None` when
-    /// it is not, or when that string is invalid (reading `data` whole then reports why).
+    /// The action and the new text when `data` is the template with other strings; `None` when
+    /// it is not, or when one of those strings is invalid (reading `data` whole says why).
     pub(crate) fn fill<'a>(&self, data: &'a [u8]) -> Option<(A, Cow<'a, str>)> {
         let action = self.action?;
-        let Span { open, close } = self.span;
-        let tail = &self.bytes[close..];
-        if data.len() < open + 2 + tail.len() || !same_bytes(&data[..open], &self.bytes[..open]) {
-            return None;
+        let (mut at, mut from, mut text) = (0, 0, None);
+        for &(Span { open, close }, is_text) in &self.strings {
+            let same = &self.bytes[from..open];
+            if data.get(at + same.len()) != Some(&b'"') || !same_bytes(&data[at..at + same.len()], same) {
+                return None;
+            }
+            at += same.len();
+            at = if is_text {
+                let (read, end) = value_at(data, at, |r| Ok((r.string()?, r.pos()))).ok()?;
+                text = Some(read?);
+                end
+            } else {
+                value_at(data, at, |r| r.skip().map(|()| r.pos())).ok()?
+            };
+            from = close;
         }
-        let (text, end) = value_at(data, open, |r| Ok((r.string()?, r.pos()))).ok()?;
-        (data.len() - end == tail.len() && same_bytes(&data[end..], tail)).then_some((action, text?))
+        let tail = &self.bytes[from..];
+        (data.len() - at == tail.len() && same_bytes(&data[at..], tail)).then_some((action, text?))
     }
 
     /// Keeps `data`, read whole and valid, as the template when its whole effect is `action`
-    /// with the string at `span`; any other event leaves the template as it is.
-    pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>) {
+    /// with the string at `span`, the strings at `skipped` being values the decoder skipped;
+    /// any other event leaves the template as it is.
+    pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>, skipped: &[Span]) {
         if let Some((action, span)) = found {
             self.bytes.clear();
             self.bytes.extend_from_slice(data);
-            self.span = span;
+            self.strings.clear();
+            self.strings.push((span, true));
+            self.strings.extend(skipped.iter().map(|s| (*s, false)));
+            self.strings.sort_unstable_by_key(|(s, _)| s.open);
             self.action = Some(action);
         }
     }
+}
+
+/// A string value the decoder does not use, skipped as reading whole would skip it, with its
+/// span; `None` (nothing read) when the value is not a string.
+pub(crate) fn skip_marked(r: &mut Reader<'_>) -> JsonResult<Option<Span>> {
+    if r.peek()? != Kind::String {
+        return Ok(None);
+    }
+    let open = r.pos();
+    r.skip()?;
+    Ok(Some(Span { open, close: r.pos() }))
 }
 
 /// `a == b`, eight bytes at a time.
@@ -180,7 +210,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_marked, Template};
+    use super::{read_marked, skip_marked, Template};
     use crate::json::read_document;
 
     /// A template from `{"a":[1,{"t":"x"}],"b":null}` with action 7.
@@ -204,7 +234,7 @@ mod tests {
         })
         .unwrap();
         let mut template = Template::default();
-        template.offer(source, span.map(|span| (7, span)));
+        template.offer(source, span.map(|span| (7, span)), &[]);
         template
     }
 
@@ -230,6 +260,38 @@ mod tests {
         }
         assert!(template.fill(b"{\"a\":[1,{\"t\":\"\x01\"}],\"b\":null}").is_none());
         assert!(template.fill(b"{\"a\":[1,{\"t\":\"\xC3\"}],\"b\":null}").is_none());
+    }
+
+    #[test]
+    fn strings_the_decoder_skips_may_differ_but_must_stay_valid_strings() {
+        let source = br#"{"a":"x","o":"pad","b":1}"#;
+        let (text, skipped) = read_document(source, |r| {
+            let mut found = (None, None);
+            r.object(|r, key| {
+                match key {
+                    b"a" => found.0 = read_marked(r)?.1,
+                    b"o" => found.1 = skip_marked(r)?,
+                    _ => {}
+                }
+                Ok(())
+            })?;
+            Ok(found)
+        })
+        .unwrap();
+        let mut template = Template::default();
+        template.offer(source, text.map(|span| (1, span)), &[skipped.unwrap()]);
+        let fill = |data: &str| template.fill(data.as_bytes()).map(|(_, text)| text.into_owned());
+        assert_eq!(fill(r#"{"a":"y","o":"a longer pad","b":1}"#), Some("y".into()));
+        assert_eq!(fill(r#"{"a":"","o":"","b":1}"#), Some("".into()));
+        for other in [
+            r#"{"a":"y","o":"\x","b":1}"#,
+            r#"{"a":"y","o":7,"b":1}"#,
+            r#"{"a":"y","o":"p","b":2}"#,
+            r#"{"a":"y","o":"p""#,
+            r#"{"a":"y","#,
+        ] {
+            assert_eq!(fill(other), None, "{other}");
+        }
     }
 
     #[test]

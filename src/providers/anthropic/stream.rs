@@ -161,7 +161,7 @@ impl AnthropicStream {
             Ok(None) => return Ok(Handled::NotJson(JsonError::not_an_object().to_string())),
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
-        self.template.offer(event.data, parsed.only_text());
+        self.template.offer(event.data, parsed.only_text(), &[]);
         let index = parsed.index.unwrap_or(0);
         match parsed.kind.as_deref().unwrap_or(event.event) {
             "message_start" => {

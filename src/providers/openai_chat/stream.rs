@@ -10,7 +10,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
-use crate::providers::template::{read_marked, same_bytes, Span, Template};
+use crate::providers::template::{read_marked, same_bytes, skip_marked, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -138,15 +138,24 @@ const MIN_PREFIX: usize = 24;
 const MEMBER_KEYS: [&[u8]; 7] = [b"id", b"model", b"object", b"provider", b"usage", b"x_groq", b"error"];
 
 /// [`read_chunk`] for a stream chunk, resuming after the remembered prefix when the chunk starts
-/// with it, and remembering this chunk's prefix when it does not.
-fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo) -> JsonResult<Chunk<'a>> {
+/// with it, and remembering this chunk's prefix when it does not. The spans of the top-level
+/// string values it skips (`obfuscation`, ...) go to `skipped`.
+fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Vec<Span>) -> JsonResult<Chunk<'a>> {
+    skipped.clear();
     let at = memo.prefix.len();
     if at >= MIN_PREFIX && data.len() > at && same_bytes(&data[..at], &memo.prefix) {
         let mut chunk = Chunk::default();
         for &(key, value) in &memo.members {
             value_at(data, value, |r| chunk.member(r, key, b"delta"))?;
         }
-        resume_document(data, at, |r| r.members(|r, key| chunk.member(r, key, b"delta").map(drop)))?;
+        resume_document(data, at, |r| {
+            r.members(|r, key| {
+                if !chunk.member(r, key, b"delta")? {
+                    skipped.extend(skip_marked(r)?);
+                }
+                Ok(())
+            })
+        })?;
         return Ok(chunk);
     }
     let (mut choices_at, mut members) = (None, Vec::new());
@@ -157,7 +166,9 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo) -> JsonResult<Ch
                 choices_at = Some(r.key_at());
             }
             let value = r.pos();
-            if chunk.member(r, key, b"delta")? && choices_at.is_none() {
+            if !chunk.member(r, key, b"delta")? {
+                skipped.extend(skip_marked(r)?);
+            } else if choices_at.is_none() {
                 if let Some(known) = MEMBER_KEYS.iter().find(|k| **k == key) {
                     members.push((*known, value));
                 }
@@ -335,6 +346,8 @@ enum OnlyText {
 pub(crate) struct ChatStream {
     memo: PrefixMemo,
     template: Template<OnlyText>,
+    /// The skipped strings of the last chunk read whole, for the template.
+    skipped: Vec<Span>,
 }
 
 impl ChatStream {
@@ -357,11 +370,11 @@ impl ChatStream {
             }
             return Ok(Handled::Done);
         }
-        let chunk = match read_stream_chunk(data, &mut self.memo) {
+        let chunk = match read_stream_chunk(data, &mut self.memo, &mut self.skipped) {
             Ok(chunk) => chunk,
             Err(err) => return Ok(Handled::NotJson(err.to_string())),
         };
-        self.template.offer(data, chunk.only_text());
+        self.template.offer(data, chunk.only_text(), &self.skipped);
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
         let usage = chunk.usage();
         for choice in chunk.choices {
@@ -436,7 +449,7 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
 mod tests {
     use super::{read_chunk, read_stream_chunk, ChatStream, PrefixMemo};
     use crate::accumulator::MessageBuilder;
-    use crate::providers::template::testing::{check_template, recorded_events, Templated};
+    use crate::providers::template::testing::{check_template, recorded_events, same_as_whole, Templated};
     use crate::providers::template::Template;
     use crate::providers::Handled;
     use crate::sse::SseEvent;
@@ -463,7 +476,7 @@ mod tests {
             for data in events.iter().filter(|d| d.as_slice() != b"[DONE]") {
                 let primed = memo.prefix.len() >= super::MIN_PREFIX && data.starts_with(&memo.prefix);
                 resumed += usize::from(primed);
-                let fast = read_stream_chunk(data, &mut memo).map_err(|e| e.to_string());
+                let fast = read_stream_chunk(data, &mut memo, &mut Vec::new()).map_err(|e| e.to_string());
                 assert_eq!(fast, read_chunk(data, b"delta").map_err(|e| e.to_string()));
             }
         }
@@ -474,9 +487,9 @@ mod tests {
         for cut in 0..=next.len() {
             for variant in [next[..cut].to_vec(), [&next[..cut], b"}".as_slice(), &next[cut..]].concat()] {
                 let mut memo = PrefixMemo::default();
-                read_stream_chunk(first, &mut memo).unwrap();
+                read_stream_chunk(first, &mut memo, &mut Vec::new()).unwrap();
                 assert!(!memo.prefix.is_empty());
-                let fast = read_stream_chunk(&variant, &mut memo).map_err(|e| e.to_string());
+                let fast = read_stream_chunk(&variant, &mut memo, &mut Vec::new()).map_err(|e| e.to_string());
                 let whole = read_chunk(&variant, b"delta").map_err(|e| e.to_string());
                 assert_eq!(fast, whole, "{}", String::from_utf8_lossy(&variant));
             }
@@ -519,6 +532,13 @@ mod tests {
             (r#"{"content":"a"},"finish_reason":"stop"}]}"#, r#"{"content":"b"},"finish_reason":"stop"}]}"#, false),
             (r#"{"content":"a","refusal":"no"}}]}"#, r#"{"content":"b","refusal":"no"}}]}"#, false),
             (r#"{"content":5}}]}"#, r#"{"content":6}}]}"#, false),
+            // OpenAI's `obfuscation` changes on every chunk: a skipped string may differ.
+            (
+                r#"{"content":"a"}}],"obfuscation":"abc","usage":null}"#,
+                r#"{"content":"b"}}],"obfuscation":"zz\u0041q\"","usage":null}"#,
+                true,
+            ),
+            (r#"{"content":"a"}}],"obfuscation":5}"#, r#"{"content":"b"}}],"obfuscation":"5"}"#, false),
         ];
         let cases: Vec<(Vec<String>, String, bool)> =
             cases.iter().map(|(a, b, fills)| (vec![format!("{head}{a}")], format!("{head}{b}"), *fills)).collect();
@@ -526,5 +546,17 @@ mod tests {
         let cases: Vec<(&[&str], &str, bool)> =
             cases.iter().zip(&firsts).map(|(c, first)| (first.as_slice(), c.1.as_str(), c.2)).collect();
         check_template::<ChatStream>(&DIRS, "", &cases);
+    }
+
+    /// OpenAI's own chunks, whose `obfuscation` differs every time, fill the template too.
+    #[test]
+    fn chunks_with_their_own_obfuscation_fill_the_template() {
+        let (mut events, mut filled) = (0, 0);
+        for stream in recorded_events(&["openai-chat"]) {
+            let stream: Vec<(&str, &[u8])> = stream.iter().map(|(e, d)| (e.as_str(), d.as_slice())).collect();
+            events += stream.len();
+            filled += same_as_whole::<ChatStream>(&stream);
+        }
+        assert!(filled * 2 > events, "{filled} of {events} chunks filled the template");
     }
 }
