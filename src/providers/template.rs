@@ -102,11 +102,12 @@ pub(crate) fn skip_marked(r: &mut Reader<'_>) -> JsonResult<Option<Span>> {
     Ok(Some(Span { open, close: r.pos() }))
 }
 
-/// `a == b`, eight bytes at a time.
+/// `a == b`, eight bytes at a time (as words: no call to a byte comparison per eight bytes).
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let word = |c: &[u8]| <[u8; 8]>::try_from(c).map(u64::from_ne_bytes).ok();
     let words = a.chunks_exact(8).zip(b.chunks_exact(8));
     let tail = a.len() / 8 * 8;
-    a.len() == b.len() && words.into_iter().all(|(x, y)| x == y) && a[tail..] == b[tail..]
+    a.len() == b.len() && words.into_iter().all(|(x, y)| word(x) == word(y)) && a[tail..] == b[tail..]
 }
 
 /// What the decoders' tests of their templates share: the recorded streams, and a chunk changed
