@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
+use crate::request::wire::{object, text};
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -64,6 +65,12 @@ fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
 /// A call in the OpenAI Chat shape, as `metadata.tool_calls` holds it.
 pub fn openai_tool_call(call: &ToolCall) -> Value {
     json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}})
+}
+
+/// [`openai_tool_call`] as JSON text.
+pub(crate) fn write_openai_tool_call(call: &ToolCall) -> String {
+    let function = object([("name", text(&call.name)), ("arguments", text(&call.arguments))]);
+    object([("id", text(&call.id)), ("type", text("function")), ("function", function)])
 }
 
 impl FinalMessage {

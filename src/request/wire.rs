@@ -1,0 +1,190 @@
+//! Request bodies written straight to JSON text, for the wasm exports and `build_request`.
+//!
+//! The text is byte for byte what `serde_json` writes for the `Value` bodies of
+//! [`super::build_chat_args`]: object keys sorted (serde_json's `Map` is a `BTreeMap` here), a
+//! key set twice keeps its place and its last value, and values carried in from the input
+//! (metadata, options, schemas) are written by `serde_json`'s own serializer, so numbers come
+//! out as they always did. Building no `Value` trees keeps their code out of the wasm module.
+
+use serde_json::{Map, Number, Value};
+
+use crate::error::{Error, Result};
+use crate::json::{self, write, JsonResult, Kind, Reader};
+
+/// A JSON object being built: keys with their values as JSON text, written sorted by key.
+#[derive(Debug, Default)]
+pub(crate) struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    pub(crate) fn new() -> Self {
+        Fields(Vec::new())
+    }
+
+    /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
+    pub(crate) fn set(&mut self, key: &str, json: String) {
+        match self.0.iter_mut().find(|(k, _)| k == key) {
+            Some(field) => field.1 = json,
+            None => self.0.push((key.to_owned(), json)),
+        }
+    }
+
+    /// Sets `key` only when it is not set yet (`merge_absent`).
+    pub(crate) fn set_absent(&mut self, key: &str, json: impl FnOnce() -> String) {
+        if !self.has(key) {
+            self.0.push((key.to_owned(), json()));
+        }
+    }
+
+    pub(crate) fn has(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
+
+    pub(crate) fn remove(&mut self, key: &str) {
+        self.0.retain(|(k, _)| k != key);
+    }
+
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        self.set(key, text(value));
+    }
+
+    pub(crate) fn value(&mut self, key: &str, value: &Value) {
+        self.set(key, json(value));
+    }
+
+    /// Sets `key` to `true` or `false`.
+    pub(crate) fn bool(&mut self, key: &str, value: bool) {
+        self.set(key, if value { "true" } else { "false" }.to_owned());
+    }
+
+    /// The object as JSON text, keys in sorted order.
+    pub(crate) fn finish(mut self) -> String {
+        self.0.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
+        out.push('{');
+        for (i, (key, value)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write::string(&mut out, key);
+            out.push(':');
+            out.push_str(value);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `value` as a JSON string.
+pub(crate) fn text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    write::string(&mut out, value);
+    out
+}
+
+/// A carried-in value as JSON text, written by `serde_json` as the `Value` bodies were.
+pub(crate) fn json(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// An array of values already written as JSON text.
+pub(crate) fn array(items: impl IntoIterator<Item = String>) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&item);
+    }
+    out.push(']');
+    out
+}
+
+/// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
+pub(crate) fn object<const N: usize>(fields: [(&str, String); N]) -> String {
+    let mut object = Fields::new();
+    for (key, value) in fields {
+        object.set(key, value);
+    }
+    object.finish()
+}
+
+/// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
+/// read as serde_json reads them (an integer that fits `u64`, or `i64` when negative, stays
+/// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on
+/// values nested deeper than the reader allows (128).
+pub(crate) fn to_value(text: &str) -> Result<Value> {
+    json::read_document(text.as_bytes(), read_value)
+        .map_err(|e| Error::invalid_input("agent", format!("the request body cannot be read back: {e}")))
+}
+
+fn read_value(r: &mut Reader<'_>) -> JsonResult<Value> {
+    Ok(match r.peek()? {
+        Kind::Object => {
+            let mut map = Map::new();
+            r.object(|r, key| {
+                let value = read_value(r)?;
+                map.insert(String::from_utf8_lossy(key).into_owned(), value);
+                Ok(())
+            })?;
+            Value::Object(map)
+        }
+        Kind::Array => Value::Array(json::read_list(r, read_value)?),
+        Kind::String => Value::String(r.string()?.unwrap_or_default().into_owned()),
+        Kind::Number => number(r.raw()?),
+        Kind::Bool => Value::Bool(r.raw()? == "true"),
+        Kind::Null => {
+            r.skip()?;
+            Value::Null
+        }
+    })
+}
+
+fn number(text: &str) -> Value {
+    if !text.contains(['.', 'e', 'E']) {
+        if let Ok(n) = text.parse::<u64>() {
+            return n.into();
+        }
+        // `-0` is a float for serde_json.
+        match text.parse::<i64>() {
+            Ok(n) if n != 0 => return n.into(),
+            _ => {}
+        }
+    }
+    text.parse::<f64>().ok().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fields_are_written_sorted_with_the_last_value_of_a_key_set_twice() {
+        let mut fields = Fields::new();
+        fields.str("b", "x\"y");
+        fields.value("a", &json!({"z": 1.5, "y": [1, -2, 1e300]}));
+        fields.bool("b", true);
+        fields.set_absent("a", || unreachable!());
+        fields.set_absent("c\n", || "null".into());
+        assert_eq!(fields.finish(), r#"{"a":{"y":[1,-2,1e+300],"z":1.5},"b":true,"c\n":null}"#);
+    }
+
+    #[test]
+    fn written_text_reads_back_as_the_values_that_went_in() {
+        let numbers = [0.1, 0.30000000000000004, -1.638344060600543e-227, 2.6104882325689648e-130, 1e300, -0.0, 2.0];
+        let value = json!({"f": numbers, "i": [0, 1, -1, u64::MAX, i64::MIN], "s": "\u{1}\"é", "o": {"b": [true, false, null], "a": {}}});
+        let back = to_value(&json(&value)).unwrap();
+        assert_eq!(back, value);
+        let floats: Vec<u64> = back["f"].as_array().unwrap().iter().map(|f| f.as_f64().unwrap().to_bits()).collect();
+        assert_eq!(floats, numbers.map(f64::to_bits));
+        assert!(back["f"][5].is_f64() && back["f"][6].is_f64() && back["i"][2].is_i64());
+    }
+
+    #[test]
+    fn objects_and_arrays_match_serde_json() {
+        let written = object([("type", text("t")), ("data", array([text("é"), json(&json!(null))]))]);
+        assert_eq!(written, json!({"type": "t", "data": ["é", null]}).to_string());
+        assert_eq!(array([]), "[]");
+        assert_eq!(Fields::new().finish(), "{}");
+    }
+}
