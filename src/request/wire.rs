@@ -12,6 +12,9 @@ use crate::error::{Error, Result};
 use crate::json::{self, write, JsonResult, Kind, Reader};
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
+///
+/// Its methods are kept out of line: request building is cold, and inlining them into every
+/// call site only made the module bigger.
 #[derive(Debug, Default)]
 pub(crate) struct Fields(Vec<(String, String)>);
 
@@ -21,6 +24,7 @@ impl Fields {
     }
 
     /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
+    #[inline(never)]
     pub(crate) fn set(&mut self, key: &str, json: String) {
         match self.0.iter_mut().find(|(k, _)| k == key) {
             Some(field) => field.1 = json,
@@ -29,6 +33,7 @@ impl Fields {
     }
 
     /// Sets `key` only when it is not set yet (`merge_absent`).
+    #[inline(never)]
     pub(crate) fn set_absent(&mut self, key: &str, json: impl FnOnce() -> String) {
         if !self.has(key) {
             self.0.push((key.to_owned(), json()));
@@ -43,20 +48,24 @@ impl Fields {
         self.0.retain(|(k, _)| k != key);
     }
 
+    #[inline(never)]
     pub(crate) fn str(&mut self, key: &str, value: &str) {
         self.set(key, text(value));
     }
 
+    #[inline(never)]
     pub(crate) fn value(&mut self, key: &str, value: &Value) {
         self.set(key, json(value));
     }
 
     /// Sets `key` to `true` or `false`.
+    #[inline(never)]
     pub(crate) fn bool(&mut self, key: &str, value: bool) {
         self.set(key, if value { "true" } else { "false" }.to_owned());
     }
 
     /// The object as JSON text, keys in sorted order.
+    #[inline(never)]
     pub(crate) fn finish(mut self) -> String {
         self.0.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
@@ -75,6 +84,7 @@ impl Fields {
 }
 
 /// `value` as a JSON string.
+#[inline(never)]
 pub(crate) fn text(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     write::string(&mut out, value);
@@ -82,6 +92,7 @@ pub(crate) fn text(value: &str) -> String {
 }
 
 /// A carried-in value as JSON text, written by `serde_json` as the `Value` bodies were.
+#[inline(never)]
 pub(crate) fn json(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
@@ -101,6 +112,11 @@ pub(crate) fn array(items: impl IntoIterator<Item = String>) -> String {
 
 /// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
 pub(crate) fn object<const N: usize>(fields: [(&str, String); N]) -> String {
+    object_of(&mut fields.into_iter())
+}
+
+#[inline(never)]
+fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
     let mut object = Fields::new();
     for (key, value) in fields {
         object.set(key, value);
