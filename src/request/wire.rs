@@ -124,6 +124,13 @@ fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
     object.finish()
 }
 
+/// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map
+/// search at every call site of the cold `Value` code (tools, OpenAPI, attributes) adds up.
+#[inline(never)]
+pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    value.as_object()?.get(key)
+}
+
 /// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
 /// read as serde_json reads them (an integer that fits `u64`, or `i64` when negative, stays
 /// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on

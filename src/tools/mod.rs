@@ -12,6 +12,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 
 use crate::error::{Error, Result};
 use crate::model::agent::{Tool, ToolKind};
+use crate::request::wire::get;
 use crate::schema::{make_strict, to_schema, to_strict_schema};
 
 /// One function the model may call, whatever tool it came from.
@@ -75,11 +76,11 @@ fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
 fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (j, item) in tools.iter().enumerate() {
-        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
         if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
             continue;
         }
-        let parameters = match item.get("inputSchema") {
+        let parameters = match get(item, "inputSchema") {
             None | Some(Value::Null) => empty_schema(),
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
@@ -89,7 +90,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
                 ))
             }
         };
-        let description = item.get("description").and_then(Value::as_str).filter(|d| !d.is_empty());
+        let description = get(item, "description").and_then(Value::as_str).filter(|d| !d.is_empty());
         defs.push(FunctionDef {
             name: name.to_owned(),
             description: description.map(str::to_owned),
