@@ -23,29 +23,33 @@ impl Fields {
         Fields(Vec::new())
     }
 
+    /// Where `key` is, or where it would go: the fields are kept sorted, so nothing is sorted
+    /// at the end (and no sort code is linked for it).
+    fn find(&self, key: &str) -> std::result::Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
     /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
     #[inline(never)]
     pub(crate) fn set(&mut self, key: &str, json: String) {
-        match self.0.iter_mut().find(|(k, _)| k == key) {
-            Some(field) => field.1 = json,
-            None => self.0.push((key.to_owned(), json)),
+        match self.find(key) {
+            Ok(at) => self.0[at].1 = json,
+            Err(at) => self.0.insert(at, (key.to_owned(), json)),
         }
     }
 
     /// Sets `key` only when it is not set yet (`merge_absent`).
     #[inline(never)]
     pub(crate) fn set_absent(&mut self, key: &str, json: impl FnOnce() -> String) {
-        if !self.has(key) {
-            self.0.push((key.to_owned(), json()));
+        if let Err(at) = self.find(key) {
+            self.0.insert(at, (key.to_owned(), json()));
         }
     }
 
-    pub(crate) fn has(&self, key: &str) -> bool {
-        self.0.iter().any(|(k, _)| k == key)
-    }
-
     pub(crate) fn remove(&mut self, key: &str) {
-        self.0.retain(|(k, _)| k != key);
+        if let Ok(at) = self.find(key) {
+            self.0.remove(at);
+        }
     }
 
     #[inline(never)]
@@ -66,8 +70,7 @@ impl Fields {
 
     /// The object as JSON text, keys in sorted order.
     #[inline(never)]
-    pub(crate) fn finish(mut self) -> String {
-        self.0.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    pub(crate) fn finish(self) -> String {
         let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
         out.push('{');
         for (i, (key, value)) in self.0.iter().enumerate() {
