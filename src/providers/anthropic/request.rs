@@ -14,7 +14,7 @@ use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{is_system, split_data_url, system_text};
-use crate::tools::project_tools;
+use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
@@ -75,7 +75,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     }
     let turns = turns.into_iter().map(|t| object([("role", text(&t.role)), ("content", array(t.blocks))]));
     body.set("messages", array(turns));
-    let tools = project_tools(&agent.tools)?;
+    let tools = write_tools(&agent.tools)?;
     if !tools.is_empty() {
         let tools = tools.iter().map(|def| {
             let mut tool = Fields::new();
@@ -83,7 +83,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
             if let Some(description) = &def.description {
                 tool.str("description", description);
             }
-            tool.set("input_schema", json_text(&def.parameters));
+            tool.set("input_schema", def.parameters.clone());
             tool.finish()
         });
         body.set("tools", array(tools));

@@ -7,7 +7,7 @@ use crate::options::write_openai_chat;
 use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{parallel_tool_calls, split_data_url};
 use crate::schema::to_strict_schema;
-use crate::tools::{project_tools, FunctionDef};
+use crate::tools::{write_tools, FunctionDef};
 
 /// The bare base64 data and the API format of an audio part.
 pub(crate) fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
@@ -52,7 +52,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", array(wire));
-    let tools = project_tools(&agent.tools)?;
+    let tools = write_tools(&agent.tools)?;
     if !tools.is_empty() {
         body.set("tools", array(tools.iter().map(write_function_tool)));
         parallel_tool_calls(&mut body, &agent.model.options);
@@ -124,13 +124,13 @@ pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
 }
 
 /// [`function_tool`] written as JSON text.
-fn write_function_tool(def: &FunctionDef) -> String {
+fn write_function_tool(def: &FunctionDef<String>) -> String {
     let mut function = Fields::new();
     function.str("name", &def.name);
     if let Some(description) = &def.description {
         function.str("description", description);
     }
-    function.set("parameters", json_text(&def.parameters));
+    function.set("parameters", def.parameters.clone());
     if def.strict {
         function.bool("strict", true);
     }

@@ -15,7 +15,7 @@ use crate::providers::openai_chat::request::{unknown_part, write_audio};
 use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{is_system, parallel_tool_calls, system_text};
 use crate::schema::to_strict_schema;
-use crate::tools::{project_tools, FunctionDef};
+use crate::tools::{write_tools, FunctionDef};
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
@@ -32,7 +32,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("instructions", &instructions);
     }
     body.set("input", array(input));
-    let tools = project_tools(&agent.tools)?;
+    let tools = write_tools(&agent.tools)?;
     if !tools.is_empty() {
         body.set("tools", array(tools.iter().map(write_flat_tool)));
         parallel_tool_calls(&mut body, &agent.model.options);
@@ -137,14 +137,14 @@ fn write_part(part: &ContentPart, text_type: &str, path: &str) -> Result<String>
 }
 
 /// [`flat_tool`] written as JSON text.
-fn write_flat_tool(def: &FunctionDef) -> String {
+fn write_flat_tool(def: &FunctionDef<String>) -> String {
     let mut tool = Fields::new();
     tool.str("type", "function");
     tool.str("name", &def.name);
     if let Some(description) = &def.description {
         tool.str("description", description);
     }
-    tool.set("parameters", json_text(&def.parameters));
+    tool.set("parameters", def.parameters.clone());
     if def.strict {
         tool.bool("strict", true);
     }
