@@ -9,7 +9,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::Property;
-use crate::request::wire::{array, json as json_text, object, text, Fields};
+use crate::request::wire::{array, json as json_text, member, object, text, Fields};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -161,19 +161,20 @@ pub fn make_strict(schema: &mut Value) {
 pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: &Map<String, Value>) -> String {
     let Value::Object(map) = schema else { return json_text(schema) };
     let unbound = Map::new();
-    let strict_object = strict && (map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties"));
+    let strict_object =
+        strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
     let mut out = Fields::new();
     for (key, value) in map {
         out.set(key, json_text(value));
     }
     if strict_object {
-        let was_required: Vec<&str> = match map.get("required") {
+        let was_required: Vec<&str> = match member(map, "required") {
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
             _ => Vec::new(),
         };
         let mut properties = Fields::new();
         let mut required: Vec<&str> = Vec::new();
-        if let Some(Value::Object(props)) = map.get("properties") {
+        if let Some(Value::Object(props)) = member(map, "properties") {
             for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(*name)) {
                 let optional = !was_required.contains(&name.as_str());
                 properties.set(name, write_schema(sub, true, optional, &unbound));
@@ -190,12 +191,12 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         out.bool("additionalProperties", false);
     } else if !bound.is_empty() {
-        if let Some(Value::Object(props)) = map.get("properties") {
+        if let Some(Value::Object(props)) = member(map, "properties") {
             let mut properties = Fields::new();
             props.iter().filter(|(name, _)| !bound.contains_key(*name)).for_each(|(k, v)| properties.value(k, v));
             out.set("properties", properties.finish());
         }
-        if let Some(Value::Array(names)) = map.get("required") {
+        if let Some(Value::Array(names)) = member(map, "required") {
             let is_bound = |name: &&Value| matches!(name.as_str(), Some(n) if bound.contains_key(n));
             let kept: Vec<String> = names.iter().filter(|n| !is_bound(n)).map(json_text).collect();
             if kept.is_empty() {
@@ -206,16 +207,16 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
     }
     if strict {
-        if let Some(items) = map.get("items") {
+        if let Some(items) = member(map, "items") {
             out.set("items", write_schema(items, true, false, &unbound));
         }
         for key in ["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(options)) = map.get(key) {
+            if let Some(Value::Array(options)) = member(map, key) {
                 out.set(key, array(options.iter().map(|o| write_schema(o, true, false, &unbound))));
             }
         }
         for key in ["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = map.get(key) {
+            if let Some(Value::Object(defs)) = member(map, key) {
                 let mut written = Fields::new();
                 defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
                 out.set(key, written.finish());
@@ -224,11 +225,11 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     }
     if nullable {
         if let Some(Value::Array(values)) =
-            map.get("enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
+            member(map, "enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
         {
             out.set("enum", array(values.iter().map(json_text).chain(["null".to_owned()])));
         }
-        match map.get("type") {
+        match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
             Some(Value::String(kind)) => out.set("type", array([text(kind), text("null")])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}

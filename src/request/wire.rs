@@ -102,8 +102,13 @@ pub(crate) fn json(value: &Value) -> String {
 
 /// An array of values already written as JSON text.
 pub(crate) fn array(items: impl IntoIterator<Item = String>) -> String {
+    array_of(&mut items.into_iter())
+}
+
+#[inline(never)]
+fn array_of(items: &mut dyn Iterator<Item = String>) -> String {
     let mut out = String::from("[");
-    for (i, item) in items.into_iter().enumerate() {
+    for (i, item) in items.enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -129,9 +134,14 @@ fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
 
 /// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map
 /// search at every call site of the cold `Value` code (tools, OpenAPI, attributes) adds up.
-#[inline(never)]
 pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
-    value.as_object()?.get(key)
+    member(value.as_object()?, key)
+}
+
+/// `map[key]`, out of line for the same reason as [`get`].
+#[inline(never)]
+pub(crate) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    map.get(key)
 }
 
 /// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
