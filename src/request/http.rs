@@ -178,3 +178,25 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
     }
     Ok(HttpRequest { url, method: "POST", headers, body: body.finish() })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wasm export writes the request as text; it is `to_json` serialised.
+    #[test]
+    fn the_request_as_text_is_the_request_as_json() {
+        let request = HttpRequest {
+            url: "https://x/v1/chat/completions".into(),
+            method: "POST",
+            headers: vec![
+                ("User-Agent".into(), "a".into()),
+                ("authorization".into(), "Bearer \"k\"".into()),
+                ("Accept".into(), "text/event-stream".into()),
+                ("User-Agent".into(), "b".into()),
+            ],
+            body: r#"{"model":"m","x":[1.5]}"#.into(),
+        };
+        assert_eq!(request.to_json_text(), request.to_json().to_string());
+    }
+}
