@@ -64,7 +64,13 @@ fn object_schema(properties: &[Property], strict: bool) -> Value {
 fn property_schema(prop: &Property, strict: bool) -> Value {
     let mut schema = match (&prop.properties, &prop.items) {
         (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict),
-        (_, Some(items)) if prop.kind == "array" => json!({"type": "array", "items": property_schema(items, strict)}),
+        (_, Some(items)) if prop.kind == "array" => {
+            // Built by hand: `json!` with a `Value` inside links serde_json's Value-to-Value serializer.
+            let mut array = Map::new();
+            array.insert("type".into(), "array".into());
+            array.insert("items".into(), property_schema(items, strict));
+            Value::Object(array)
+        }
         // A strict object with no declared shape still may not grow keys the model invents.
         _ if prop.kind == "object" && strict => {
             json!({"type": "object", "properties": {}, "additionalProperties": false})
@@ -106,7 +112,7 @@ pub fn make_nullable(schema: &mut Value) {
         }
         _ => {
             let inner = std::mem::take(map);
-            map.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+            map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), json!({"type": "null"})]));
         }
     }
 }
