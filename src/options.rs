@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::model::ModelOptions;
+use crate::request::wire::{self, Fields};
 
 /// The default `max_tokens` of Anthropic requests, which the API requires (§7.5).
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u64 = 4096;
@@ -59,28 +60,6 @@ const ANTHROPIC: Names = Names {
     seed: None,
 };
 
-fn map_options(options: &ModelOptions, names: &Names) -> Map<String, Value> {
-    let stop = options.stop_sequences.as_ref().map(|s| Value::Array(s.iter().cloned().map(Value::String).collect()));
-    let pairs = [
-        (names.temperature, options.temperature.clone()),
-        (names.max_output_tokens, options.max_output_tokens.clone()),
-        (names.top_p, options.top_p.clone()),
-        (names.top_k, options.top_k.clone()),
-        (names.frequency_penalty, options.frequency_penalty.clone()),
-        (names.presence_penalty, options.presence_penalty.clone()),
-        (names.stop_sequences, stop),
-        (names.seed, options.seed.clone()),
-    ];
-    let mut out = Map::new();
-    for (name, value) in pairs {
-        if let (Some(name), Some(value)) = (name, value) {
-            out.insert(name.to_owned(), value);
-        }
-    }
-    merge_absent(&mut out, &options.additional_properties);
-    out
-}
-
 /// Inserts every key of `extra` that `target` does not have yet.
 pub fn merge_absent(target: &mut Map<String, Value>, extra: &Map<String, Value>) {
     for (key, value) in extra {
@@ -92,19 +71,72 @@ pub fn merge_absent(target: &mut Map<String, Value>, extra: &Map<String, Value>)
 
 /// §7.1.5 `build_options` for OpenAI Chat (and images, §7.3).
 pub fn openai_chat(options: &ModelOptions) -> Map<String, Value> {
-    map_options(options, &OPENAI_CHAT)
+    as_map(options, write_openai_chat)
 }
 
 /// The Responses API's options: `maxOutputTokens` → `max_output_tokens`.
 pub fn openai_responses(options: &ModelOptions) -> Map<String, Value> {
-    map_options(options, &OPENAI_RESPONSES)
+    as_map(options, write_openai_responses)
 }
 
 /// §7.5/§7.6 for Anthropic, `max_tokens` always present (4096 when not set).
 pub fn anthropic(options: &ModelOptions) -> Map<String, Value> {
-    let mut out = map_options(options, &ANTHROPIC);
-    if !out.contains_key("max_tokens") {
-        out.insert("max_tokens".into(), Value::from(ANTHROPIC_DEFAULT_MAX_TOKENS));
+    as_map(options, write_anthropic)
+}
+
+/// The options one of the writers below sets on an empty body, as a map.
+fn as_map(options: &ModelOptions, write: fn(&ModelOptions, &mut Fields)) -> Map<String, Value> {
+    let mut fields = Fields::new();
+    write(options, &mut fields);
+    match wire::to_value(&fields.finish()) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
     }
-    out
+}
+
+/// The options `names` maps, then every additional property, set where `body` has no such key
+/// yet (§7.6: an option the API does not support is left out).
+fn write_options(options: &ModelOptions, names: &Names, body: &mut Fields) {
+    let number = |name: Option<&'static str>, value: &Option<Value>| (name, value.as_ref().map(wire::json));
+    let stop = options.stop_sequences.as_ref().map(|s| wire::array(s.iter().map(|s| wire::text(s))));
+    let pairs = [
+        number(names.temperature, &options.temperature),
+        number(names.max_output_tokens, &options.max_output_tokens),
+        number(names.top_p, &options.top_p),
+        number(names.top_k, &options.top_k),
+        number(names.frequency_penalty, &options.frequency_penalty),
+        number(names.presence_penalty, &options.presence_penalty),
+        (names.stop_sequences, stop),
+        number(names.seed, &options.seed),
+    ];
+    for (name, value) in pairs {
+        if let (Some(name), Some(value)) = (name, value) {
+            body.set_absent(name, || value);
+        }
+    }
+    write_absent(body, &options.additional_properties);
+}
+
+/// [`merge_absent`] for a body being written.
+pub(crate) fn write_absent(body: &mut Fields, extra: &Map<String, Value>) {
+    for (key, value) in extra {
+        body.set_absent(key, || wire::json(value));
+    }
+}
+
+/// [`openai_chat`], merged into a body.
+pub(crate) fn write_openai_chat(options: &ModelOptions, body: &mut Fields) {
+    write_options(options, &OPENAI_CHAT, body);
+}
+
+/// [`openai_responses`], merged into a body.
+pub(crate) fn write_openai_responses(options: &ModelOptions, body: &mut Fields) {
+    write_options(options, &OPENAI_RESPONSES, body);
+}
+
+/// [`anthropic`], merged into a body (no body key is ever `max_tokens`, so the
+/// default goes in exactly when neither the options nor `additionalProperties` set it).
+pub(crate) fn write_anthropic(options: &ModelOptions, body: &mut Fields) {
+    write_options(options, &ANTHROPIC, body);
+    body.set_absent("max_tokens", || ANTHROPIC_DEFAULT_MAX_TOKENS.to_string());
 }

@@ -5,8 +5,9 @@
 
 mod gen_ai;
 mod http;
+pub(crate) mod wire;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub use gen_ai::gen_ai_attributes;
 pub use http::{build_request, HttpRequest, RequestOptions};
@@ -53,6 +54,12 @@ impl Api {
 /// assert_eq!(body.to_string(), r#"{"messages":[{"content":"Hello","role":"user"}],"model":"gpt-4o"}"#);
 /// ```
 pub fn build_chat_args(agent: &Agent, messages: &[Message]) -> Result<Value> {
+    wire::to_value(&write_chat_args(agent, messages)?.finish())
+}
+
+/// [`build_chat_args`] written straight to JSON text: the same body, keys sorted, built without
+/// `serde_json::Value` trees (what the wasm exports and [`build_request`] use).
+pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wire::Fields> {
     if agent.model.id.is_empty() {
         return Err(Error::invalid_input("agent.model.id", "the model id is required"));
     }
@@ -80,9 +87,9 @@ pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
 
 /// `parallel_tool_calls` from `allowMultipleToolCalls`, for OpenAI requests that have tools
 /// (the API rejects it without them).
-pub(crate) fn parallel_tool_calls(body: &mut Map<String, Value>, options: &ModelOptions) {
+pub(crate) fn parallel_tool_calls(body: &mut wire::Fields, options: &ModelOptions) {
     if let Some(allow) = options.allow_multiple_tool_calls {
-        body.insert("parallel_tool_calls".into(), Value::Bool(allow));
+        body.bool("parallel_tool_calls", allow);
     }
 }
 

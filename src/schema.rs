@@ -9,6 +9,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::Property;
+use crate::request::wire::{array, json as json_text, member, object, text, Fields};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -63,7 +64,13 @@ fn object_schema(properties: &[Property], strict: bool) -> Value {
 fn property_schema(prop: &Property, strict: bool) -> Value {
     let mut schema = match (&prop.properties, &prop.items) {
         (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict),
-        (_, Some(items)) if prop.kind == "array" => json!({"type": "array", "items": property_schema(items, strict)}),
+        (_, Some(items)) if prop.kind == "array" => {
+            // Built by hand: `json!` with a `Value` inside links serde_json's Value-to-Value serializer.
+            let mut array = Map::new();
+            array.insert("type".into(), "array".into());
+            array.insert("items".into(), property_schema(items, strict));
+            Value::Object(array)
+        }
         // A strict object with no declared shape still may not grow keys the model invents.
         _ if prop.kind == "object" && strict => {
             json!({"type": "object", "properties": {}, "additionalProperties": false})
@@ -105,7 +112,7 @@ pub fn make_nullable(schema: &mut Value) {
         }
         _ => {
             let inner = std::mem::take(map);
-            map.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+            map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), json!({"type": "null"})]));
         }
     }
 }
@@ -149,6 +156,127 @@ pub fn make_strict(schema: &mut Value) {
     for key in ["$defs", "definitions"] {
         if let Some(Value::Object(defs)) = map.get_mut(key) {
             defs.values_mut().for_each(make_strict);
+        }
+    }
+}
+
+/// `schema` as JSON text: made strict first when `strict` ([`make_strict`]), then nullable when
+/// `nullable` ([`make_nullable`]), and with the `bound` parameters removed from its top-level
+/// `properties` and `required` as `tools` strips bindings (an emptied `required` is dropped).
+/// Written from the schema as it is, without changing a copy of it.
+pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: &Map<String, Value>) -> String {
+    let Value::Object(map) = schema else { return json_text(schema) };
+    let unbound = Map::new();
+    let strict_object =
+        strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
+    let mut out = Fields::new();
+    for (key, value) in map {
+        out.set(key, json_text(value));
+    }
+    if strict_object {
+        let was_required: Vec<&str> = match member(map, "required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut properties = Fields::new();
+        let mut required: Vec<&str> = Vec::new();
+        if let Some(Value::Object(props)) = member(map, "properties") {
+            for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(*name)) {
+                let optional = !was_required.contains(&name.as_str());
+                properties.set(name, write_schema(sub, true, optional, &unbound));
+            }
+            required.extend(was_required.iter().filter(|n| props.contains_key(**n)));
+            required.extend(props.keys().map(String::as_str).filter(|k| !was_required.contains(k)));
+        }
+        required.retain(|name| !bound.contains_key(*name));
+        out.set("properties", properties.finish());
+        if bound.is_empty() || !required.is_empty() {
+            out.set("required", array(required.into_iter().map(text)));
+        } else {
+            out.remove("required");
+        }
+        out.bool("additionalProperties", false);
+    } else if !bound.is_empty() {
+        if let Some(Value::Object(props)) = member(map, "properties") {
+            let mut properties = Fields::new();
+            props.iter().filter(|(name, _)| !bound.contains_key(*name)).for_each(|(k, v)| properties.value(k, v));
+            out.set("properties", properties.finish());
+        }
+        if let Some(Value::Array(names)) = member(map, "required") {
+            let is_bound = |name: &&Value| matches!(name.as_str(), Some(n) if bound.contains_key(n));
+            let kept: Vec<String> = names.iter().filter(|n| !is_bound(n)).map(json_text).collect();
+            if kept.is_empty() {
+                out.remove("required");
+            } else {
+                out.set("required", array(kept));
+            }
+        }
+    }
+    if strict {
+        if let Some(items) = member(map, "items") {
+            out.set("items", write_schema(items, true, false, &unbound));
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(options)) = member(map, key) {
+                out.set(key, array(options.iter().map(|o| write_schema(o, true, false, &unbound))));
+            }
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(Value::Object(defs)) = member(map, key) {
+                let mut written = Fields::new();
+                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
+                out.set(key, written.finish());
+            }
+        }
+    }
+    if nullable {
+        if let Some(Value::Array(values)) =
+            member(map, "enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
+        {
+            out.set("enum", array(values.iter().map(json_text).chain(["null".to_owned()])));
+        }
+        match member(map, "type") {
+            Some(Value::String(kind)) if kind == "null" => {}
+            Some(Value::String(kind)) => out.set("type", array([text(kind), text("null")])),
+            Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
+            Some(Value::Array(kinds)) => out.set("type", array(kinds.iter().map(json_text).chain([text("null")]))),
+            _ => return object([("anyOf", array([out.finish(), object([("type", text("null"))])]))]),
+        }
+    }
+    out.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `write_schema` writes what `make_strict` then `make_nullable` make of the same schema.
+    #[test]
+    fn written_schemas_are_the_changed_schemas_serialised() {
+        let schemas = [
+            json!({"type": "object", "required": ["b", "zz", "b"], "properties": {
+                "a": {"type": "string", "enum": ["x"]}, "b": {"type": ["number"]}, "c": {"anyOf": [{"type": "string"}]},
+                "d": {"type": "object", "properties": {"e": {"enum": [1, null]}}}, "f": {"items": {"type": "object"}},
+                "g": {"type": 5}, "h": {"type": ["string", "null"]}, "i": {"type": "null", "enum": 3}},
+                "$defs": {"X": {"properties": {}}}, "definitions": {"Y": {"type": "object", "properties": 5}},
+                "allOf": [{"type": "object"}], "oneOf": [{"properties": {"k": {}}}], "anyOf": 7}),
+            json!({"type": "array", "items": {"type": "object", "properties": {"z": {"type": "boolean"}}}}),
+            json!({"enum": ["a", "b"]}),
+            json!({"type": "object"}),
+            json!(true),
+        ];
+        for schema in &schemas {
+            for (strict, nullable) in [(false, false), (true, false), (false, true), (true, true)] {
+                let mut changed = schema.clone();
+                if strict {
+                    make_strict(&mut changed);
+                }
+                if nullable {
+                    make_nullable(&mut changed);
+                }
+                let written = write_schema(schema, strict, nullable, &Map::new());
+                assert_eq!(written, changed.to_string(), "{schema} strict {strict} nullable {nullable}");
+            }
         }
     }
 }

@@ -7,6 +7,8 @@ mod anthropic;
 mod chat;
 #[path = "requests/continuity.rs"]
 mod continuity;
+#[path = "requests/generated.rs"]
+mod generated;
 #[path = "requests/http.rs"]
 mod http;
 #[path = "requests/inputs.rs"]
@@ -22,7 +24,7 @@ mod schema;
 #[path = "requests/tools.rs"]
 mod tools;
 
-use llm_wire::{build_chat_args_json, Error, ErrorCode};
+use llm_wire::{build_chat_args_json, build_request, Agent, Error, ErrorCode, Message, RequestOptions};
 use serde_json::{json, Value};
 
 /// An agent JSON for `model` with `provider` and `apiType`, plus `extra` top-level keys.
@@ -40,16 +42,38 @@ pub fn chat(extra: Value) -> Value {
 }
 
 /// The body built for JSON inputs; panics with the error when building fails.
+///
+/// Every rule is also checked on the body `build_request` writes as text (without `Value`
+/// trees): the same JSON text, byte for byte, as the `Value` body serialised.
 pub fn body(agent: &Value, messages: Value) -> Value {
-    build_chat_args_json(agent, &messages).unwrap_or_else(|e| panic!("build failed: {e}"))
+    let body = build_chat_args_json(agent, &messages).unwrap_or_else(|e| panic!("build failed: {e}"));
+    let text = text_body(agent, &messages).expect("the inputs read").expect("the text path builds");
+    assert_eq!(text, body.to_string(), "the text body differs");
+    body
 }
 
-/// The error building fails with; panics when it succeeds.
+/// The error building fails with; panics when it succeeds. The text path fails the same way.
 pub fn error(agent: &Value, messages: Value) -> Error {
     match build_chat_args_json(agent, &messages) {
         Ok(body) => panic!("expected an error, got {body}"),
-        Err(e) => e,
+        Err(e) => {
+            match text_body(agent, &messages) {
+                Some(Ok(text)) => panic!("the text path built {text}"),
+                Some(Err(text_error)) => assert_eq!(text_error, e, "the text path fails differently"),
+                None => {}
+            }
+            e
+        }
     }
+}
+
+/// `build_request`'s body for the inputs, or its error; `None` when the inputs do not read.
+fn text_body(agent: &Value, messages: &Value) -> Option<Result<String, Error>> {
+    let (Ok(agent), Ok(messages)) = (Agent::from_json(agent), Message::list_from_json(messages)) else {
+        return None;
+    };
+    let options = RequestOptions { base_url: Some("http://test".into()), ..Default::default() };
+    Some(build_request(&agent, &messages, &options).map(|r| r.body))
 }
 
 /// Asserts an `invalid_input` error at exactly `path`.

@@ -13,7 +13,8 @@ const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
 const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
 const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
 
-/// A JSON object being read, with its path.
+/// A JSON object being read, with its path. Its readers are kept out of line: they are called
+/// from dozens of places in this cold code, and inlined copies only made the module bigger.
 struct Obj<'a> {
     map: &'a Map<String, Value>,
     path: &'a str,
@@ -27,15 +28,18 @@ impl<'a> Obj<'a> {
         }
     }
 
+    #[inline(never)]
     fn at(&self, key: &str) -> String {
         format!("{}.{}", self.path, key)
     }
 
     /// The field, with JSON `null` read as absent.
+    #[inline(never)]
     fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
 
+    #[inline(never)]
     fn opt_str(&self, key: &str) -> Result<Option<String>> {
         match self.get(key) {
             None => Ok(None),
@@ -70,6 +74,7 @@ impl<'a> Obj<'a> {
         }
     }
 
+    #[inline(never)]
     fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
         match self.get(key) {
             None => Ok(None),
@@ -80,6 +85,7 @@ impl<'a> Obj<'a> {
         }
     }
 
+    #[inline(never)]
     fn opt_number(&self, key: &str) -> Result<Option<Value>> {
         match self.get(key) {
             None => Ok(None),
@@ -90,6 +96,7 @@ impl<'a> Obj<'a> {
         }
     }
 
+    #[inline(never)]
     fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
         match self.get(key) {
             None => Ok(&[]),
@@ -100,6 +107,7 @@ impl<'a> Obj<'a> {
         }
     }
 
+    #[inline(never)]
     fn opt_object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>> {
         match self.get(key) {
             None => Ok(None),

@@ -14,6 +14,8 @@ use serde_json::{json, Map, Value};
 use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
+use crate::request::wire::get;
+use crate::request::wire::{object, text};
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -45,15 +47,15 @@ impl Message {
 }
 
 fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
-    let function = call.get("function").filter(|f| f.is_object()).unwrap_or(call);
+    let function = get(call, "function").filter(|f| f.is_object()).unwrap_or(call);
     let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let id =
-        text(call.get("id")).ok_or_else(|| Error::invalid_input(format!("{path}.id"), "a tool call needs an id"))?;
-    let name = text(function.get("name")).ok_or_else(|| {
-        let at = if call.get("function").is_some() { format!("{path}.function.name") } else { format!("{path}.name") };
+        text(get(call, "id")).ok_or_else(|| Error::invalid_input(format!("{path}.id"), "a tool call needs an id"))?;
+    let name = text(get(function, "name")).ok_or_else(|| {
+        let at = if get(call, "function").is_some() { format!("{path}.function.name") } else { format!("{path}.name") };
         Error::invalid_input(at, "a tool call needs a name")
     })?;
-    let arguments = match function.get("arguments") {
+    let arguments = match get(function, "arguments") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text.clone(),
         Some(other) => other.to_string(),
@@ -64,6 +66,12 @@ fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
 /// A call in the OpenAI Chat shape, as `metadata.tool_calls` holds it.
 pub fn openai_tool_call(call: &ToolCall) -> Value {
     json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}})
+}
+
+/// [`openai_tool_call`] as JSON text.
+pub(crate) fn write_openai_tool_call(call: &ToolCall) -> String {
+    let function = object([("name", text(&call.name)), ("arguments", text(&call.arguments))]);
+    object([("id", text(&call.id)), ("type", text("function")), ("function", function)])
 }
 
 impl FinalMessage {

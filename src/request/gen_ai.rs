@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::model::Agent;
+use crate::request::wire::get;
 
 /// Request keys that are the conversation or its machinery, not options.
 const NOT_OPTIONS: &[&str] = &[
@@ -52,8 +53,8 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
     }
     // A `buildRequest` result carries the body as JSON text.
     let parsed;
-    let request = match request.get("body").and_then(Value::as_str) {
-        Some(text) if request.get("url").is_some() => {
+    let request = match get(request, "body").and_then(Value::as_str) {
+        Some(text) if get(request, "url").is_some() => {
             parsed = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
             &parsed
         }
@@ -88,14 +89,14 @@ fn is_attribute_value(value: &Value) -> bool {
 
 fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
     let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(|s| Value::String(s.into()));
-    if let Some(id) = text(response.get("id")) {
+    if let Some(id) = text(get(response, "id")) {
         attributes.insert("gen_ai.response.id".into(), id);
     }
-    if let Some(model) = text(response.get("model")) {
+    if let Some(model) = text(get(response, "model")) {
         attributes.insert("gen_ai.response.model".into(), model);
     }
-    if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
-        let count = |keys: &[&str]| keys.iter().find_map(|k| usage.get(*k).filter(|v| v.is_number()).cloned());
+    if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
+        let count = |keys: &[&str]| keys.iter().find_map(|k| get(usage, *k).filter(|v| v.is_number()).cloned());
         if let Some(n) = count(&["prompt_tokens", "input_tokens", "inputTokens"]) {
             attributes.insert("gen_ai.usage.input_tokens".into(), n);
         }
@@ -115,17 +116,17 @@ fn finish_reasons(response: &Value) -> Vec<Value> {
     let reason_of = |v: &Value| {
         ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
             .iter()
-            .find_map(|k| v.get(*k).and_then(Value::as_str).map(|s| Value::String(s.into())))
+            .find_map(|k| get(v, *k).and_then(Value::as_str).map(|s| Value::String(s.into())))
     };
-    if let Some(Value::Array(choices)) = response.get("choices") {
+    if let Some(Value::Array(choices)) = get(response, "choices") {
         return choices.iter().filter_map(reason_of).collect();
     }
     if let Some(reason) = reason_of(response) {
         return vec![reason];
     }
-    if response.get("object").and_then(Value::as_str) == Some("response") {
+    if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = response.pointer("/incomplete_details/reason").and_then(Value::as_str);
-        if let Some(status) = incomplete.or_else(|| response.get("status").and_then(Value::as_str)) {
+        if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
             return vec![Value::String(status.into())];
         }
     }

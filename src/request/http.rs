@@ -2,7 +2,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{build_chat_args, Api};
+use super::wire::{self, Fields};
+use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::model::{Agent, Message};
 
@@ -79,6 +80,21 @@ impl HttpRequest {
             self.headers.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect();
         json!({"url": self.url, "method": self.method, "headers": headers, "body": self.body})
     }
+
+    /// [`HttpRequest::to_json`] as JSON text.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn to_json_text(&self) -> String {
+        let mut headers = Fields::new();
+        for (name, value) in &self.headers {
+            headers.str(name, value);
+        }
+        wire::object([
+            ("url", wire::text(&self.url)),
+            ("method", wire::text(self.method)),
+            ("headers", headers.finish()),
+            ("body", wire::text(&self.body)),
+        ])
+    }
 }
 
 /// The API root of providers whose address is public and fixed.
@@ -109,7 +125,7 @@ fn endpoint(api: Api) -> &'static str {
 /// `api-key`; Anthropic's `x-api-key` and `anthropic-version`), `User-Agent`, and for streaming
 /// `stream: true` (OpenAI Chat also asks for usage in the last chunk).
 pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
-    let mut body = build_chat_args(agent, messages)?;
+    let mut body = write_chat_args(agent, messages)?;
     let api = Api::of(agent)?;
     let provider = agent.model.provider();
     let base = match options.base_url.as_deref() {
@@ -141,14 +157,18 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
             return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
         }
         headers.push(("Accept".into(), "text/event-stream".into()));
-        if let Value::Object(map) = &mut body {
-            map.insert("stream".into(), Value::Bool(true));
-            if api == Api::OpenAiChat {
-                // Without it OpenAI Chat streams carry no usage at all.
-                let stream_options = map.entry("stream_options").or_insert_with(|| json!({}));
-                if let Value::Object(stream_options) = stream_options {
-                    stream_options.insert("include_usage".into(), Value::Bool(true));
+        body.bool("stream", true);
+        if api == Api::OpenAiChat {
+            // Without it OpenAI Chat streams carry no usage at all. Only `additionalProperties`
+            // can have set `stream_options`; a value that is not an object is left as it is.
+            let given = agent.model.options.additional_properties.get("stream_options");
+            if let None | Some(Value::Object(_)) = given {
+                let mut stream_options = Fields::new();
+                if let Some(Value::Object(given)) = given {
+                    given.iter().for_each(|(key, value)| stream_options.value(key, value));
                 }
+                stream_options.bool("include_usage", true);
+                body.set("stream_options", stream_options.finish());
             }
         }
     }
@@ -156,5 +176,27 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         headers.retain(|(built, _)| !built.eq_ignore_ascii_case(name));
         headers.push((name.clone(), value.clone()));
     }
-    Ok(HttpRequest { url, method: "POST", headers, body: body.to_string() })
+    Ok(HttpRequest { url, method: "POST", headers, body: body.finish() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wasm export writes the request as text; it is `to_json` serialised.
+    #[test]
+    fn the_request_as_text_is_the_request_as_json() {
+        let request = HttpRequest {
+            url: "https://x/v1/chat/completions".into(),
+            method: "POST",
+            headers: vec![
+                ("User-Agent".into(), "a".into()),
+                ("authorization".into(), "Bearer \"k\"".into()),
+                ("Accept".into(), "text/event-stream".into()),
+                ("User-Agent".into(), "b".into()),
+            ],
+            body: r#"{"model":"m","x":[1.5]}"#.into(),
+        };
+        assert_eq!(request.to_json_text(), request.to_json().to_string());
+    }
 }

@@ -12,15 +12,19 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 
 use crate::error::{Error, Result};
 use crate::model::agent::{Tool, ToolKind};
-use crate::schema::{make_strict, to_schema, to_strict_schema};
+use crate::request::wire::get;
+use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 
 /// One function the model may call, whatever tool it came from.
+///
+/// `parameters` is a JSON Schema `Value`; the request builders use `FunctionDef<String>`, the
+/// same schema already written as JSON text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FunctionDef {
+pub struct FunctionDef<P = Value> {
     pub name: String,
     pub description: Option<String>,
     /// A JSON Schema object, bound parameters already removed.
-    pub parameters: Value,
+    pub parameters: P,
     /// `strict: true` goes on the function definition, not inside the schema (§7.1.3).
     pub strict: bool,
 }
@@ -30,8 +34,12 @@ pub struct FunctionDef {
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let path = format!("agent.tools[{i}]");
-        for mut def in project_tool(tool, &path)? {
+        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        for mut def in projected {
+            if make_strict_now {
+                make_strict(&mut def.parameters);
+                def.strict = true;
+            }
             strip_bindings(&mut def.parameters, &tool.bindings);
             defs.push(def);
         }
@@ -39,8 +47,28 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     Ok(defs)
 }
 
-/// §7.1.3 `project_tool`: one tool → its function definitions, strict already applied.
-fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
+/// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
+/// parameters as it is written, so no schema is copied and changed.
+pub(crate) fn write_tools(tools: &[Tool]) -> Result<Vec<FunctionDef<String>>> {
+    let mut defs = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        for def in projected {
+            defs.push(FunctionDef {
+                parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
+                strict: def.strict || make_strict_now,
+                name: def.name,
+                description: def.description,
+            });
+        }
+    }
+    Ok(defs)
+}
+
+/// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which
+/// arrived as JSON Schema: MCP, OpenAPI, custom) must still be made strict. Schemas made from
+/// Property lists are strict already when the tool is.
+fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
     let def = |description: Option<&String>, parameters: Value| FunctionDef {
         name: tool.name.clone(),
         description: description.cloned(),
@@ -48,11 +76,13 @@ fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
         strict: tool.strict,
     };
     let schema = |properties| if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
-    let mut defs = match &tool.kind {
-        ToolKind::Function { parameters } => return Ok(vec![def(tool.description.as_ref(), schema(parameters))]),
+    let defs = match &tool.kind {
+        ToolKind::Function { parameters } => {
+            return Ok((vec![def(tool.description.as_ref(), schema(parameters))], false))
+        }
         ToolKind::Prompty { child_description, child_inputs, .. } => {
             let description = tool.description.as_ref().or(child_description.as_ref());
-            return Ok(vec![def(description, schema(child_inputs))]);
+            return Ok((vec![def(description, schema(child_inputs))], false));
         }
         ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
         ToolKind::OpenApi { specification } => openapi::project(specification, &format!("{path}.specification"))?,
@@ -60,14 +90,7 @@ fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
             vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
         }
     };
-    // Schemas that arrived as JSON Schema are made strict after the fact.
-    if tool.strict {
-        for def in &mut defs {
-            make_strict(&mut def.parameters);
-            def.strict = true;
-        }
-    }
-    Ok(defs)
+    Ok((defs, tool.strict))
 }
 
 /// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,
@@ -75,11 +98,11 @@ fn project_tool(tool: &Tool, path: &str) -> Result<Vec<FunctionDef>> {
 fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (j, item) in tools.iter().enumerate() {
-        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
         if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
             continue;
         }
-        let parameters = match item.get("inputSchema") {
+        let parameters = match get(item, "inputSchema") {
             None | Some(Value::Null) => empty_schema(),
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
@@ -89,7 +112,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
                 ))
             }
         };
-        let description = item.get("description").and_then(Value::as_str).filter(|d| !d.is_empty());
+        let description = get(item, "description").and_then(Value::as_str).filter(|d| !d.is_empty());
         defs.push(FunctionDef {
             name: name.to_owned(),
             description: description.map(str::to_owned),

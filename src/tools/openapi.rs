@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::FunctionDef;
 use crate::error::{Error, Result};
+use crate::request::wire::get;
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
@@ -30,16 +31,16 @@ struct Resolver<'a> {
 
 /// Every operation of `doc` as a function definition; errors are at `path`.
 pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
-    let Some(Value::Object(paths)) = doc.get("paths") else {
+    let Some(Value::Object(paths)) = get(doc, "paths") else {
         return Err(Error::invalid_input(format!("{path}.paths"), "the OpenAPI document has no `paths` object"));
     };
     let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
     let mut defs = Vec::new();
     for (route, item) in paths {
         let item = resolver.resolve(item)?;
-        let shared = item.get("parameters").cloned().unwrap_or(Value::Null);
+        let shared = get(&item, "parameters").cloned().unwrap_or(Value::Null);
         for method in METHODS {
-            if let Some(operation) = item.get(*method).filter(|o| o.is_object()) {
+            if let Some(operation) = get(&item, method).filter(|o| o.is_object()) {
                 defs.push(operation_def(method, route, operation, &shared));
             }
         }
@@ -49,20 +50,20 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
 
 /// One operation of a path item whose refs are already inlined.
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
-    let name = match operation.get("operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
+    let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
         None => sanitise_name(&format!("{method}_{route}")),
     };
-    let text = |key| operation.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
+    let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
 
     let mut properties = Map::new();
     let mut required = Vec::new();
     // Operation-level parameters override path-level ones with the same name and place.
     let mut parameters: Vec<&Value> = Vec::new();
-    for list in [operation.get("parameters").unwrap_or(&Value::Null), shared] {
+    for list in [get(operation, "parameters").unwrap_or(&Value::Null), shared] {
         for parameter in list.as_array().map(Vec::as_slice).unwrap_or_default() {
-            let key = |p: &Value| (p.get("name").cloned(), p.get("in").cloned());
+            let key = |p: &Value| (get(p, "name").cloned(), get(p, "in").cloned());
             if !parameters.iter().any(|p| key(p) == key(parameter)) {
                 parameters.push(parameter);
             }
@@ -70,23 +71,23 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
     }
     for parameter in &parameters {
         let (Some(name), Some(place)) =
-            (parameter.get("name").and_then(Value::as_str), parameter.get("in").and_then(Value::as_str))
+            (get(parameter, "name").and_then(Value::as_str), get(parameter, "in").and_then(Value::as_str))
         else {
             continue;
         };
         if !PARAMETER_PLACES.contains(&place) || properties.contains_key(name) {
             continue;
         }
-        let mut schema = parameter.get("schema").cloned().unwrap_or_else(|| json!({"type": "string"}));
-        if let (Value::Object(map), Some(text)) = (&mut schema, parameter.get("description")) {
+        let mut schema = get(parameter, "schema").cloned().unwrap_or_else(|| json!({"type": "string"}));
+        if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
             map.entry("description").or_insert_with(|| text.clone());
         }
         properties.insert(name.to_owned(), schema);
-        if place == "path" || parameter.get("required") == Some(&Value::Bool(true)) {
+        if place == "path" || get(parameter, "required") == Some(&Value::Bool(true)) {
             required.push(Value::String(name.to_owned()));
         }
     }
-    if let Some(body) = operation.get("requestBody") {
+    if let Some(body) = get(operation, "requestBody") {
         add_body(body, &mut properties, &mut required);
     }
 
@@ -102,15 +103,15 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
 /// Merges the JSON request body: an object's properties become parameters; any other body
 /// becomes one `body` parameter.
 fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Vec<Value>) {
-    let Some(Value::Object(content)) = body.get("content") else { return };
+    let Some(Value::Object(content)) = get(body, "content") else { return };
     let json_media = content
         .get("application/json")
         .or_else(|| content.iter().find(|(media, _)| media.contains("json")).map(|(_, v)| v));
-    let Some(schema) = json_media.and_then(|m| m.get("schema")) else { return };
-    let body_required = body.get("required") == Some(&Value::Bool(true));
-    match schema.get("properties") {
+    let Some(schema) = json_media.and_then(|m| get(m, "schema")) else { return };
+    let body_required = get(body, "required") == Some(&Value::Bool(true));
+    match get(schema, "properties") {
         Some(Value::Object(props)) => {
-            let inner_required: Vec<&str> = match schema.get("required") {
+            let inner_required: Vec<&str> = match get(schema, "required") {
                 Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
                 _ => Vec::new(),
             };

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{js_error, to_js, to_json};
 use crate::model::{Agent, Message};
-use crate::request::{build_chat_args, build_request, gen_ai_attributes, RequestOptions};
+use crate::request::{build_request, gen_ai_attributes, write_chat_args, RequestOptions};
 use crate::tools::register_tool;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -36,7 +36,7 @@ pub fn build_chat_args_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
-    to_js(&build_chat_args(&agent, &messages).map_err(|e| js_error(&e))?)
+    js_sys::JSON::parse(&write_chat_args(&agent, &messages).map_err(|e| js_error(&e))?.finish())
 }
 
 /// `{url, method, headers, body}` for `agent` and `messages`.
@@ -48,7 +48,7 @@ pub fn build_request_js(
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
     let options = RequestOptions::from_json(&to_json(options, "options")?).map_err(|e| js_error(&e))?;
-    to_js(&build_request(&agent, &messages, &options).map_err(|e| js_error(&e))?.to_json())
+    js_sys::JSON::parse(&build_request(&agent, &messages, &options).map_err(|e| js_error(&e))?.to_json_text())
 }
 
 /// The §7.1.8 `gen_ai.*` attributes of a request body (or a `buildRequest` result) and,

@@ -5,96 +5,16 @@
 //! the `tool` messages answering them become `tool_result` blocks of one user turn, as the API
 //! requires all results of a turn in the next user message.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
-use crate::options::{anthropic, merge_absent};
+use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
+use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{is_system, split_data_url, system_text};
-use crate::tools::project_tools;
-
-/// One conversation turn being assembled.
-struct Turn {
-    role: String,
-    blocks: Vec<Value>,
-    /// The turn holds tool results: a following user message joins it.
-    has_results: bool,
-}
-
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Value> {
-    let mut turns: Vec<Turn> = Vec::new();
-    for (i, message) in messages.iter().enumerate() {
-        if !is_system(message) {
-            add_message(message, &format!("messages[{i}]"), &mut turns)?;
-        }
-    }
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(agent.model.id.clone()));
-    if let Some(system) = system_text(messages) {
-        body.insert("system".into(), Value::String(system));
-    }
-    let turns = turns.into_iter().map(|t| json!({"role": t.role, "content": t.blocks})).collect();
-    body.insert("messages".into(), Value::Array(turns));
-    let tools = project_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        let tools = tools.iter().map(|def| {
-            let mut tool = Map::new();
-            tool.insert("name".into(), Value::String(def.name.clone()));
-            if let Some(description) = &def.description {
-                tool.insert("description".into(), Value::String(description.clone()));
-            }
-            tool.insert("input_schema".into(), def.parameters.clone());
-            Value::Object(tool)
-        });
-        body.insert("tools".into(), Value::Array(tools.collect()));
-        // Anthropic's spelling of `allowMultipleToolCalls: false`.
-        if agent.model.options.allow_multiple_tool_calls == Some(false) {
-            body.insert("tool_choice".into(), json!({"type": "auto", "disable_parallel_tool_use": true}));
-        }
-    }
-    merge_absent(&mut body, &anthropic(&agent.model.options));
-    Ok(Value::Object(body))
-}
-
-fn add_message(message: &Message, path: &str, turns: &mut Vec<Turn>) -> Result<()> {
-    if message.role == "tool" {
-        let id = message.tool_call_id().ok_or_else(|| {
-            Error::invalid_input(
-                format!("{path}.metadata.tool_call_id"),
-                "a tool message needs the id of the call it answers",
-            )
-        })?;
-        let result = json!({"type": "tool_result", "tool_use_id": id, "content": result_content(message, path)?});
-        match turns.last_mut() {
-            Some(turn) if turn.has_results => turn.blocks.push(result),
-            _ => turns.push(Turn { role: "user".into(), blocks: vec![result], has_results: true }),
-        }
-        return Ok(());
-    }
-    let mut blocks = Vec::new();
-    if message.role == "assistant" {
-        if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
-            blocks.extend(thinking.iter().cloned());
-        }
-    }
-    blocks.extend(content_blocks(message, path)?);
-    for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
-        let input = parse_arguments(&call.arguments).ok_or_else(|| {
-            Error::invalid_input(
-                format!("{path}.metadata.tool_calls[{k}]"),
-                format!("the arguments of tool call `{}` are not a JSON object", call.id),
-            )
-        })?;
-        blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}));
-    }
-    match turns.last_mut() {
-        Some(turn) if turn.has_results && message.role == "user" => turn.blocks.extend(blocks),
-        _ => turns.push(Turn { role: message.role.clone(), blocks, has_results: false }),
-    }
-    Ok(())
-}
+use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
@@ -104,43 +24,10 @@ fn parse_arguments(arguments: &str) -> Option<Value> {
     serde_json::from_str::<Value>(arguments).ok().filter(Value::is_object)
 }
 
-/// The blocks of a message. Empty text blocks are left out: the API rejects them.
-fn content_blocks(message: &Message, path: &str) -> Result<Vec<Value>> {
-    let parts = message.content.parts();
-    let mut blocks = Vec::with_capacity(parts.len());
-    for (j, part) in parts.iter().enumerate() {
-        if !(part.is_text() && part.value.is_empty()) {
-            blocks.push(part_to_block(part, &format!("{path}.content[{j}]"))?);
-        }
-    }
-    Ok(blocks)
-}
-
-/// A tool result's content: its text, or blocks when it has images or documents.
-fn result_content(message: &Message, path: &str) -> Result<Value> {
-    let parts = message.content.parts();
-    if parts.iter().all(ContentPart::is_text) {
-        return Ok(Value::String(message.content.text()));
-    }
-    content_blocks(message, path).map(Value::Array)
-}
-
-/// §7.5 `anthropic_message` for one part. Images and documents take a base64 source (a `data:`
-/// URL is split into media type and data) or, for http(s) URLs, a `url` source.
-fn part_to_block(part: &ContentPart, path: &str) -> Result<Value> {
-    let block_type = match part.kind.as_str() {
-        "text" => return Ok(json!({"type": "text", "text": part.value})),
-        "image" => "image",
-        "file" => "document",
-        "audio" => {
-            return Err(Error::invalid_input(format!("{path}.kind"), "Anthropic Messages does not accept audio parts"))
-        }
-        other => return Err(unknown_part(other, path)),
-    };
-    if part.value.starts_with("https://") || part.value.starts_with("http://") {
-        return Ok(json!({"type": block_type, "source": {"type": "url", "url": part.value}}));
-    }
-    let (media_type, data) = match split_data_url(&part.value) {
+/// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare
+/// base64 with its `mediaType` (sniffed from the data when not given).
+fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p str)> {
+    Ok(match split_data_url(&part.value) {
         Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type).to_owned(), data),
         None => {
             let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
@@ -151,8 +38,7 @@ fn part_to_block(part: &ContentPart, path: &str) -> Result<Value> {
             })?;
             (media_type, part.value.as_str())
         }
-    };
-    Ok(json!({"type": block_type, "source": {"type": "base64", "media_type": media_type, "data": data}}))
+    })
 }
 
 /// The media type of base64 data from the magic bytes of the formats Anthropic accepts.
@@ -165,4 +51,127 @@ fn sniff_media_type(base64: &str) -> Option<String> {
         ("JVBERi0", "application/pdf"),
     ];
     MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| (*media_type).to_owned())
+}
+
+/// [`Turn`] with its blocks written as JSON text.
+struct WrittenTurn {
+    role: String,
+    blocks: Vec<String>,
+    has_results: bool,
+}
+
+/// The request body, as JSON text to be (see `request::wire`).
+pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+    let mut turns: Vec<WrittenTurn> = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        if !is_system(message) {
+            write_message(message, &format!("messages[{i}]"), &mut turns)?;
+        }
+    }
+    let mut body = Fields::new();
+    body.str("model", &agent.model.id);
+    if let Some(system) = system_text(messages) {
+        body.str("system", &system);
+    }
+    let turns = turns.into_iter().map(|t| object([("role", text(&t.role)), ("content", array(t.blocks))]));
+    body.set("messages", array(turns));
+    let tools = write_tools(&agent.tools)?;
+    if !tools.is_empty() {
+        let tools = tools.iter().map(|def| {
+            let mut tool = Fields::new();
+            tool.str("name", &def.name);
+            if let Some(description) = &def.description {
+                tool.str("description", description);
+            }
+            tool.set("input_schema", def.parameters.clone());
+            tool.finish()
+        });
+        body.set("tools", array(tools));
+        if agent.model.options.allow_multiple_tool_calls == Some(false) {
+            body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
+        }
+    }
+    write_anthropic(&agent.model.options, &mut body);
+    Ok(body)
+}
+
+/// [`add_message`] written as JSON text.
+fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) -> Result<()> {
+    if message.role == "tool" {
+        let id = message.tool_call_id().ok_or_else(|| {
+            Error::invalid_input(
+                format!("{path}.metadata.tool_call_id"),
+                "a tool message needs the id of the call it answers",
+            )
+        })?;
+        let content = if message.content.parts().iter().all(ContentPart::is_text) {
+            text(&message.content.text())
+        } else {
+            array(write_blocks(message, path)?)
+        };
+        let result = object([("type", text("tool_result")), ("tool_use_id", text(id)), ("content", content)]);
+        match turns.last_mut() {
+            Some(turn) if turn.has_results => turn.blocks.push(result),
+            _ => turns.push(WrittenTurn { role: "user".into(), blocks: vec![result], has_results: true }),
+        }
+        return Ok(());
+    }
+    let mut blocks = Vec::new();
+    if message.role == "assistant" {
+        if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
+            blocks.extend(thinking.iter().map(json_text));
+        }
+    }
+    blocks.extend(write_blocks(message, path)?);
+    for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
+        let input = parse_arguments(&call.arguments).ok_or_else(|| {
+            Error::invalid_input(
+                format!("{path}.metadata.tool_calls[{k}]"),
+                format!("the arguments of tool call `{}` are not a JSON object", call.id),
+            )
+        })?;
+        blocks.push(object([
+            ("type", text("tool_use")),
+            ("id", text(&call.id)),
+            ("name", text(&call.name)),
+            ("input", json_text(&input)),
+        ]));
+    }
+    match turns.last_mut() {
+        Some(turn) if turn.has_results && message.role == "user" => turn.blocks.extend(blocks),
+        _ => turns.push(WrittenTurn { role: message.role.clone(), blocks, has_results: false }),
+    }
+    Ok(())
+}
+
+/// [`content_blocks`] written as JSON text.
+fn write_blocks(message: &Message, path: &str) -> Result<Vec<String>> {
+    let parts = message.content.parts();
+    let mut blocks = Vec::with_capacity(parts.len());
+    for (j, part) in parts.iter().enumerate() {
+        if !(part.is_text() && part.value.is_empty()) {
+            blocks.push(write_block(part, &format!("{path}.content[{j}]"))?);
+        }
+    }
+    Ok(blocks)
+}
+
+/// [`part_to_block`] written as JSON text.
+fn write_block(part: &ContentPart, path: &str) -> Result<String> {
+    let block_type = match part.kind.as_str() {
+        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
+        "image" => "image",
+        "file" => "document",
+        "audio" => {
+            return Err(Error::invalid_input(format!("{path}.kind"), "Anthropic Messages does not accept audio parts"))
+        }
+        other => return Err(unknown_part(other, path)),
+    };
+    let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
+        object([("type", text("url")), ("url", text(&part.value))])
+    } else {
+        let (media_type, data) = media_and_data(part, path)?;
+        object([("type", text("base64")), ("media_type", text(&media_type)), ("data", text(data))])
+    };
+    Ok(object([("type", text(block_type)), ("source", source)]))
 }

@@ -1,98 +1,13 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
-use serde_json::{json, Map, Value};
-
 use crate::error::{Error, Result};
-use crate::model::continuity::{openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
+use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
-use crate::options::{merge_absent, openai_chat};
+use crate::options::write_openai_chat;
+use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{parallel_tool_calls, split_data_url};
 use crate::schema::to_strict_schema;
-use crate::tools::{project_tools, FunctionDef};
-
-/// §7.1.7 `build_chat_args`.
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Value> {
-    let wire: Vec<Value> = messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| message_to_wire(m, &format!("messages[{i}]")))
-        .collect::<Result<_>>()?;
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(agent.model.id.clone()));
-    body.insert("messages".into(), Value::Array(wire));
-    let tools = project_tools(&agent.tools)?;
-    // §7.1.3: no tools means no `tools` key at all, not an empty array.
-    if !tools.is_empty() {
-        body.insert("tools".into(), Value::Array(tools.iter().map(function_tool).collect()));
-        parallel_tool_calls(&mut body, &agent.model.options);
-    }
-    if let Some(format) = response_format(&agent.outputs) {
-        body.insert("response_format".into(), format);
-    }
-    merge_absent(&mut body, &openai_chat(&agent.model.options));
-    Ok(Value::Object(body))
-}
-
-/// §7.1.1 `message_to_wire`: metadata merged in, one text part as a plain string.
-///
-/// `tool_calls` is rewritten in the OpenAI shape (it may arrive flat), metadata never replaces
-/// `role` or `content`, and replay data of other formats is left out. An assistant turn that
-/// only calls tools sends `content: null`, which the API accepts where an empty array is not.
-pub(crate) fn message_to_wire(message: &Message, path: &str) -> Result<Value> {
-    let mut wire = Map::new();
-    wire.insert("role".into(), Value::String(message.role.clone()));
-    for (key, value) in &message.metadata {
-        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" {
-            wire.insert(key.clone(), value.clone());
-        }
-    }
-    let calls = message.tool_call_list(path)?;
-    if calls.is_empty() {
-        // The API rejects an empty `tool_calls` array.
-        wire.remove(TOOL_CALLS);
-    } else {
-        wire.insert(TOOL_CALLS.into(), Value::Array(calls.iter().map(openai_tool_call).collect()));
-    }
-    let content = match &message.content {
-        content if content.is_empty() && !calls.is_empty() => Value::Null,
-        MessageContent::Text(text) => Value::String(text.clone()),
-        MessageContent::Parts(parts) => match parts.as_slice() {
-            [only] if only.is_text() => Value::String(only.value.clone()),
-            parts => Value::Array(
-                parts
-                    .iter()
-                    .enumerate()
-                    .map(|(j, part)| part_to_wire(part, &format!("{path}.content[{j}]")))
-                    .collect::<Result<_>>()?,
-            ),
-        },
-    };
-    wire.insert("content".into(), content);
-    Ok(Value::Object(wire))
-}
-
-/// §7.1.2 `part_to_wire`. An empty `detail` is never sent. Audio given as a `data:` URL is
-/// split, since `input_audio.data` is bare base64; a file given as a `data:` URL goes in
-/// `file_data`, the field the API reads inline files from.
-pub(crate) fn part_to_wire(part: &ContentPart, path: &str) -> Result<Value> {
-    Ok(match part.kind.as_str() {
-        "text" => json!({"type": "text", "text": part.value}),
-        "image" => {
-            let mut image = json!({"url": part.value});
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                image["detail"] = Value::String(detail.to_owned());
-            }
-            json!({"type": "image_url", "image_url": image})
-        }
-        "audio" => {
-            let (data, format) = audio_data(part, path)?;
-            json!({"type": "input_audio", "input_audio": {"data": data, "format": format}})
-        }
-        "file" if part.value.starts_with("data:") => json!({"type": "file", "file": {"file_data": part.value}}),
-        "file" => json!({"type": "file", "file": {"url": part.value}}),
-        other => return Err(unknown_part(other, path)),
-    })
-}
+use crate::tools::{write_tools, FunctionDef};
 
 /// The bare base64 data and the API format of an audio part.
 pub(crate) fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
@@ -130,27 +45,104 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     )
 }
 
-/// `{type: "function", function: {name, description, parameters, strict?}}` (§7.1.3).
-pub(crate) fn function_tool(def: &FunctionDef) -> Value {
-    let mut function = Map::new();
-    function.insert("name".into(), Value::String(def.name.clone()));
-    if let Some(description) = &def.description {
-        function.insert("description".into(), Value::String(description.clone()));
+/// The request body, as JSON text to be (see `request::wire`).
+pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+    let wire: Vec<String> =
+        messages.iter().enumerate().map(|(i, m)| write_message(m, &format!("messages[{i}]"))).collect::<Result<_>>()?;
+    let mut body = Fields::new();
+    body.str("model", &agent.model.id);
+    body.set("messages", array(wire));
+    let tools = write_tools(&agent.tools)?;
+    if !tools.is_empty() {
+        body.set("tools", array(tools.iter().map(write_function_tool)));
+        parallel_tool_calls(&mut body, &agent.model.options);
     }
-    function.insert("parameters".into(), def.parameters.clone());
-    if def.strict {
-        function.insert("strict".into(), Value::Bool(true));
+    if let Some(format) = write_response_format(&agent.outputs) {
+        body.set("response_format", format);
     }
-    json!({"type": "function", "function": function})
+    write_openai_chat(&agent.model.options, &mut body);
+    Ok(body)
 }
 
-/// §7.1.6 `output_schema_to_wire`, with the strict schema of DESIGN.md §3.
-pub(crate) fn response_format(outputs: &[Property]) -> Option<Value> {
+/// [`message_to_wire`] written as JSON text.
+fn write_message(message: &Message, path: &str) -> Result<String> {
+    let mut wire = Fields::new();
+    wire.str("role", &message.role);
+    for (key, value) in &message.metadata {
+        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" {
+            wire.value(key, value);
+        }
+    }
+    let calls = message.tool_call_list(path)?;
+    if calls.is_empty() {
+        wire.remove(TOOL_CALLS);
+    } else {
+        wire.set(TOOL_CALLS, array(calls.iter().map(write_openai_tool_call)));
+    }
+    let content = match &message.content {
+        content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
+        MessageContent::Text(value) => text(value),
+        MessageContent::Parts(parts) => match parts.as_slice() {
+            [only] if only.is_text() => text(&only.value),
+            parts => array(
+                parts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, part)| write_part(part, &format!("{path}.content[{j}]")))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        },
+    };
+    wire.set("content", content);
+    Ok(wire.finish())
+}
+
+/// [`part_to_wire`] written as JSON text.
+fn write_part(part: &ContentPart, path: &str) -> Result<String> {
+    let typed = |kind: &str, key: &str, inner: String| object([("type", text(kind)), (key, inner)]);
+    Ok(match part.kind.as_str() {
+        "text" => object([("type", text("text")), ("text", text(&part.value))]),
+        "image" => {
+            let mut image = Fields::new();
+            image.str("url", &part.value);
+            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
+                image.str("detail", detail);
+            }
+            typed("image_url", "image_url", image.finish())
+        }
+        "audio" => typed("input_audio", "input_audio", write_audio(part, path)?),
+        "file" if part.value.starts_with("data:") => typed("file", "file", object([("file_data", text(&part.value))])),
+        "file" => typed("file", "file", object([("url", text(&part.value))])),
+        other => return Err(unknown_part(other, path)),
+    })
+}
+
+/// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
+pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
+    let (data, format) = audio_data(part, path)?;
+    Ok(object([("data", text(data)), ("format", text(&format))]))
+}
+
+/// [`function_tool`] written as JSON text.
+fn write_function_tool(def: &FunctionDef<String>) -> String {
+    let mut function = Fields::new();
+    function.str("name", &def.name);
+    if let Some(description) = &def.description {
+        function.str("description", description);
+    }
+    function.set("parameters", def.parameters.clone());
+    if def.strict {
+        function.bool("strict", true);
+    }
+    object([("type", text("function")), ("function", function.finish())])
+}
+
+/// [`response_format`] written as JSON text.
+fn write_response_format(outputs: &[Property]) -> Option<String> {
     if outputs.is_empty() {
         return None;
     }
-    Some(json!({
-        "type": "json_schema",
-        "json_schema": {"name": "structured_output", "strict": true, "schema": to_strict_schema(outputs)},
-    }))
+    let schema = json_text(&to_strict_schema(outputs));
+    let json_schema = object([("name", text("structured_output")), ("strict", "true".into()), ("schema", schema)]);
+    Some(object([("type", text("json_schema")), ("json_schema", json_schema)]))
 }

@@ -5,63 +5,68 @@
 //! `function_call_output` items, from either the canonical metadata (`tool_calls`,
 //! `tool_call_id`) or the §7.4.1 `responses_function_call` item carried by a tool result.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
-use crate::options::{merge_absent, openai_responses};
-use crate::providers::openai_chat::request::{audio_data, unknown_part};
+use crate::options::write_openai_responses;
+use crate::providers::openai_chat::request::{unknown_part, write_audio};
+use crate::request::wire::{array, json as json_text, object, text, Fields};
 use crate::request::{is_system, parallel_tool_calls, system_text};
 use crate::schema::to_strict_schema;
-use crate::tools::{project_tools, FunctionDef};
+use crate::tools::{write_tools, FunctionDef};
 
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Value> {
+/// The request body, as JSON text to be (see `request::wire`).
+pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut input = Vec::new();
-    // Call ids already sent as `function_call` items, so a call is never sent twice when both
-    // the assistant turn and its answer carry it.
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
-            add_message(message, &format!("messages[{i}]"), &mut input, &mut sent_calls)?;
+            write_message(message, &format!("messages[{i}]"), &mut input, &mut sent_calls)?;
         }
     }
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(agent.model.id.clone()));
+    let mut body = Fields::new();
+    body.str("model", &agent.model.id);
     if let Some(instructions) = system_text(messages) {
-        body.insert("instructions".into(), Value::String(instructions));
+        body.str("instructions", &instructions);
     }
-    body.insert("input".into(), Value::Array(input));
-    let tools = project_tools(&agent.tools)?;
+    body.set("input", array(input));
+    let tools = write_tools(&agent.tools)?;
     if !tools.is_empty() {
-        body.insert("tools".into(), Value::Array(tools.iter().map(flat_tool).collect()));
+        body.set("tools", array(tools.iter().map(write_flat_tool)));
         parallel_tool_calls(&mut body, &agent.model.options);
     }
     if !agent.outputs.is_empty() {
-        let format = json!({
-            "type": "json_schema", "name": "structured_output", "strict": true, "schema": to_strict_schema(&agent.outputs),
-        });
-        body.insert("text".into(), json!({"format": format}));
+        let format = object([
+            ("type", text("json_schema")),
+            ("name", text("structured_output")),
+            ("strict", "true".into()),
+            ("schema", json_text(&to_strict_schema(&agent.outputs))),
+        ]);
+        body.set("text", object([("format", format)]));
     }
-    merge_absent(&mut body, &openai_responses(&agent.model.options));
-    Ok(Value::Object(body))
+    write_openai_responses(&agent.model.options, &mut body);
+    Ok(body)
 }
 
-fn add_message(message: &Message, path: &str, input: &mut Vec<Value>, sent_calls: &mut Vec<String>) -> Result<()> {
+/// [`add_message`] written as JSON text.
+fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_calls: &mut Vec<String>) -> Result<()> {
     let call_id = message.tool_call_id().map(str::to_owned);
-    // §7.4.1: a tool result carrying its `function_call` item replays the item, then answers it.
+    let output = |id: String| {
+        object([("type", text("function_call_output")), ("call_id", id), ("output", text(&message.content.text()))])
+    };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str).map(str::to_owned);
         if let Some(id) = &item_call_id {
             if !sent_calls.contains(id) {
-                input.push(item.clone());
+                input.push(json_text(item));
                 sent_calls.push(id.clone());
             }
         } else {
-            input.push(item.clone());
+            input.push(json_text(item));
         }
-        let output_id = call_id.or(item_call_id).map_or(Value::Null, Value::String);
-        input.push(json!({"type": "function_call_output", "call_id": output_id, "output": message.content.text()}));
+        input.push(output(call_id.or(item_call_id).map_or_else(|| "null".to_owned(), |id| text(&id))));
         return Ok(());
     }
     if message.role == "tool" {
@@ -71,74 +76,77 @@ fn add_message(message: &Message, path: &str, input: &mut Vec<Value>, sent_calls
                 "a tool message needs the id of the call it answers",
             )
         })?;
-        input.push(json!({"type": "function_call_output", "call_id": id, "output": message.content.text()}));
+        input.push(output(text(&id)));
         return Ok(());
     }
     let calls = message.tool_call_list(path)?;
     if calls.is_empty() || !message.content.is_empty() {
-        input.push(json!({"role": message.role, "content": content(message, path)?}));
+        input.push(object([("role", text(&message.role)), ("content", write_content(message, path)?)]));
     }
     for call in calls {
-        input
-            .push(json!({"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments}));
+        input.push(object([
+            ("type", text("function_call")),
+            ("call_id", text(&call.id)),
+            ("name", text(&call.name)),
+            ("arguments", text(&call.arguments)),
+        ]));
         sent_calls.push(call.id);
     }
     Ok(())
 }
 
-/// One text part as a plain string, as in Chat; otherwise typed input parts (assistant text is
-/// `output_text`, since the API reads assistant turns as its own earlier output).
-fn content(message: &Message, path: &str) -> Result<Value> {
+/// [`content`] written as JSON text.
+fn write_content(message: &Message, path: &str) -> Result<String> {
     let parts = match &message.content {
-        MessageContent::Text(text) => return Ok(Value::String(text.clone())),
+        MessageContent::Text(value) => return Ok(text(value)),
         MessageContent::Parts(parts) => parts,
     };
     if let [only] = parts.as_slice() {
         if only.is_text() {
-            return Ok(Value::String(only.value.clone()));
+            return Ok(text(&only.value));
         }
     }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    parts
+    let parts = parts
         .iter()
         .enumerate()
-        .map(|(j, part)| part_to_wire(part, text_type, &format!("{path}.content[{j}]")))
-        .collect::<Result<Vec<_>>>()
-        .map(Value::Array)
+        .map(|(j, part)| write_part(part, text_type, &format!("{path}.content[{j}]")))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(array(parts))
 }
 
-fn part_to_wire(part: &ContentPart, text_type: &str, path: &str) -> Result<Value> {
+/// [`part_to_wire`] written as JSON text.
+fn write_part(part: &ContentPart, text_type: &str, path: &str) -> Result<String> {
+    let typed = |kind: &str, key: &str, value: String| object([("type", text(kind)), (key, value)]);
     Ok(match part.kind.as_str() {
-        "text" => json!({"type": text_type, "text": part.value}),
+        "text" => typed(text_type, "text", text(&part.value)),
         "image" => {
-            let mut image = json!({"type": "input_image", "image_url": part.value});
+            let mut image = Fields::new();
+            image.str("type", "input_image");
+            image.str("image_url", &part.value);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                image["detail"] = Value::String(detail.to_owned());
+                image.str("detail", detail);
             }
-            image
+            image.finish()
         }
-        "audio" => {
-            let (data, format) = audio_data(part, path)?;
-            json!({"type": "input_audio", "input_audio": {"data": data, "format": format}})
-        }
-        "file" if part.value.starts_with("data:") => json!({"type": "input_file", "file_data": part.value}),
-        "file" => json!({"type": "input_file", "file_url": part.value}),
+        "audio" => typed("input_audio", "input_audio", write_audio(part, path)?),
+        "file" if part.value.starts_with("data:") => typed("input_file", "file_data", text(&part.value)),
+        "file" => typed("input_file", "file_url", text(&part.value)),
         other => return Err(unknown_part(other, path)),
     })
 }
 
-/// `{type: "function", name, description, parameters}` (DESIGN.md §3), plus `strict: true` for
-/// strict tools, the same flag Chat puts on its function definitions.
-fn flat_tool(def: &FunctionDef) -> Value {
-    let mut tool = Map::new();
-    tool.insert("type".into(), json!("function"));
-    tool.insert("name".into(), Value::String(def.name.clone()));
+/// [`flat_tool`] written as JSON text.
+fn write_flat_tool(def: &FunctionDef<String>) -> String {
+    let mut tool = Fields::new();
+    tool.str("type", "function");
+    tool.str("name", &def.name);
     if let Some(description) = &def.description {
-        tool.insert("description".into(), Value::String(description.clone()));
+        tool.str("description", description);
     }
-    tool.insert("parameters".into(), def.parameters.clone());
+    tool.set("parameters", def.parameters.clone());
     if def.strict {
-        tool.insert("strict".into(), Value::Bool(true));
+        tool.bool("strict", true);
     }
-    Value::Object(tool)
+    tool.finish()
 }

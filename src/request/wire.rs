@@ -1,0 +1,226 @@
+//! Request bodies written straight to JSON text, for the wasm exports and `build_request`.
+//!
+//! The text is byte for byte what `serde_json` writes for the `Value` bodies of
+//! [`super::build_chat_args`]: object keys sorted (serde_json's `Map` is a `BTreeMap` here), a
+//! key set twice keeps its place and its last value, and values carried in from the input
+//! (metadata, options, schemas) are written by `serde_json`'s own serializer, so numbers come
+//! out as they always did. Building no `Value` trees keeps their code out of the wasm module.
+
+use serde_json::{Map, Number, Value};
+
+use crate::error::{Error, Result};
+use crate::json::{self, write, JsonResult, Kind, Reader};
+
+/// A JSON object being built: keys with their values as JSON text, written sorted by key.
+///
+/// Its methods are kept out of line: request building is cold, and inlining them into every
+/// call site only made the module bigger.
+#[derive(Debug, Default)]
+pub(crate) struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    pub(crate) fn new() -> Self {
+        Fields(Vec::new())
+    }
+
+    /// Where `key` is, or where it would go: the fields are kept sorted, so nothing is sorted
+    /// at the end (and no sort code is linked for it).
+    fn find(&self, key: &str) -> std::result::Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
+    #[inline(never)]
+    pub(crate) fn set(&mut self, key: &str, json: String) {
+        match self.find(key) {
+            Ok(at) => self.0[at].1 = json,
+            Err(at) => self.0.insert(at, (key.to_owned(), json)),
+        }
+    }
+
+    /// Sets `key` only when it is not set yet (`merge_absent`).
+    #[inline(never)]
+    pub(crate) fn set_absent(&mut self, key: &str, json: impl FnOnce() -> String) {
+        if let Err(at) = self.find(key) {
+            self.0.insert(at, (key.to_owned(), json()));
+        }
+    }
+
+    pub(crate) fn remove(&mut self, key: &str) {
+        if let Ok(at) = self.find(key) {
+            self.0.remove(at);
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        self.set(key, text(value));
+    }
+
+    #[inline(never)]
+    pub(crate) fn value(&mut self, key: &str, value: &Value) {
+        self.set(key, json(value));
+    }
+
+    /// Sets `key` to `true` or `false`.
+    #[inline(never)]
+    pub(crate) fn bool(&mut self, key: &str, value: bool) {
+        self.set(key, if value { "true" } else { "false" }.to_owned());
+    }
+
+    /// The object as JSON text, keys in sorted order.
+    #[inline(never)]
+    pub(crate) fn finish(self) -> String {
+        let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
+        out.push('{');
+        for (i, (key, value)) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write::string(&mut out, key);
+            out.push(':');
+            out.push_str(value);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `value` as a JSON string.
+#[inline(never)]
+pub(crate) fn text(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    write::string(&mut out, value);
+    out
+}
+
+/// A carried-in value as JSON text, written by `serde_json` as the `Value` bodies were.
+#[inline(never)]
+pub(crate) fn json(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// An array of values already written as JSON text.
+pub(crate) fn array(items: impl IntoIterator<Item = String>) -> String {
+    array_of(&mut items.into_iter())
+}
+
+#[inline(never)]
+fn array_of(items: &mut dyn Iterator<Item = String>) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&item);
+    }
+    out.push(']');
+    out
+}
+
+/// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
+pub(crate) fn object<const N: usize>(fields: [(&str, String); N]) -> String {
+    object_of(&mut fields.into_iter())
+}
+
+#[inline(never)]
+fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
+    let mut object = Fields::new();
+    for (key, value) in fields {
+        object.set(key, value);
+    }
+    object.finish()
+}
+
+/// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map
+/// search at every call site of the cold `Value` code (tools, OpenAPI, attributes) adds up.
+pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
+    member(value.as_object()?, key)
+}
+
+/// `map[key]`, out of line for the same reason as [`get`].
+#[inline(never)]
+pub(crate) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    map.get(key)
+}
+
+/// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
+/// read as serde_json reads them (an integer that fits `u64`, or `i64` when negative, stays
+/// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on
+/// values nested deeper than the reader allows (128).
+pub(crate) fn to_value(text: &str) -> Result<Value> {
+    json::read_document(text.as_bytes(), read_value)
+        .map_err(|e| Error::invalid_input("agent", format!("the request body cannot be read back: {e}")))
+}
+
+fn read_value(r: &mut Reader<'_>) -> JsonResult<Value> {
+    Ok(match r.peek()? {
+        Kind::Object => {
+            let mut map = Map::new();
+            r.object(|r, key| {
+                let value = read_value(r)?;
+                map.insert(String::from_utf8_lossy(key).into_owned(), value);
+                Ok(())
+            })?;
+            Value::Object(map)
+        }
+        Kind::Array => Value::Array(json::read_list(r, read_value)?),
+        Kind::String => Value::String(r.string()?.unwrap_or_default().into_owned()),
+        Kind::Number => number(r.raw()?),
+        Kind::Bool => Value::Bool(r.raw()? == "true"),
+        Kind::Null => {
+            r.skip()?;
+            Value::Null
+        }
+    })
+}
+
+fn number(text: &str) -> Value {
+    if !text.contains(['.', 'e', 'E']) {
+        if let Ok(n) = text.parse::<u64>() {
+            return n.into();
+        }
+        // `-0` is a float for serde_json.
+        match text.parse::<i64>() {
+            Ok(n) if n != 0 => return n.into(),
+            _ => {}
+        }
+    }
+    text.parse::<f64>().ok().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fields_are_written_sorted_with_the_last_value_of_a_key_set_twice() {
+        let mut fields = Fields::new();
+        fields.str("b", "x\"y");
+        fields.value("a", &json!({"z": 1.5, "y": [1, -2, 1e300]}));
+        fields.bool("b", true);
+        fields.set_absent("a", || unreachable!());
+        fields.set_absent("c\n", || "null".into());
+        assert_eq!(fields.finish(), r#"{"a":{"y":[1,-2,1e+300],"z":1.5},"b":true,"c\n":null}"#);
+    }
+
+    #[test]
+    fn written_text_reads_back_as_the_values_that_went_in() {
+        let numbers = [0.1, 0.30000000000000004, -1.638344060600543e-227, 2.6104882325689648e-130, 1e300, -0.0, 2.0];
+        let value = json!({"f": numbers, "i": [0, 1, -1, u64::MAX, i64::MIN], "s": "\u{1}\"é", "o": {"b": [true, false, null], "a": {}}});
+        let back = to_value(&json(&value)).unwrap();
+        assert_eq!(back, value);
+        let floats: Vec<u64> = back["f"].as_array().unwrap().iter().map(|f| f.as_f64().unwrap().to_bits()).collect();
+        assert_eq!(floats, numbers.map(f64::to_bits));
+        assert!(back["f"][5].is_f64() && back["f"][6].is_f64() && back["i"][2].is_i64());
+    }
+
+    #[test]
+    fn objects_and_arrays_match_serde_json() {
+        let written = object([("type", text("t")), ("data", array([text("é"), json(&json!(null))]))]);
+        assert_eq!(written, json!({"type": "t", "data": ["é", null]}).to_string());
+        assert_eq!(array([]), "[]");
+        assert_eq!(Fields::new().finish(), "{}");
+    }
+}
