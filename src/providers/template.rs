@@ -35,18 +35,24 @@ pub(crate) fn read_marked<'a>(r: &mut Reader<'a>) -> JsonResult<(Scalar<'a>, Opt
     Ok((value, is_string.then(|| Span { open, close: r.pos() })))
 }
 
-/// The template: the bytes of the last event kept, its string tokens that may differ (in order;
-/// `true` for the text, `false` for a value the decoder skips), and its action.
+/// The template: the last event kept, as [`Shape`], and its action.
 #[derive(Debug)]
 pub(crate) struct Template<A> {
+    shape: Shape,
+    action: Option<A>,
+}
+
+/// The bytes of the event, and its string tokens that may differ, in order: `true` for the text,
+/// `false` for a value the decoder skips. Not generic, so one copy serves every decoder.
+#[derive(Debug, Default)]
+struct Shape {
     bytes: Vec<u8>,
     strings: Vec<(Span, bool)>,
-    action: Option<A>,
 }
 
 impl<A> Default for Template<A> {
     fn default() -> Self {
-        Template { bytes: Vec::new(), strings: Vec::new(), action: None }
+        Template { shape: Shape::default(), action: None }
     }
 }
 
@@ -55,6 +61,23 @@ impl<A: Copy> Template<A> {
     /// it is not, or when one of those strings is invalid (reading `data` whole says why).
     pub(crate) fn fill<'a>(&self, data: &'a [u8]) -> Option<(A, Cow<'a, str>)> {
         let action = self.action?;
+        Some((action, self.shape.fill(data)?))
+    }
+
+    /// Keeps `data`, read whole and valid, as the template when its whole effect is `action`
+    /// with the string at `span`, the strings at `skipped` (in document order) being values the
+    /// decoder skipped; any other event leaves the template as it is.
+    pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>, skipped: &[Span]) {
+        if let Some((action, span)) = found {
+            self.shape.keep(data, span, skipped);
+            self.action = Some(action);
+        }
+    }
+}
+
+impl Shape {
+    #[inline(never)]
+    fn fill<'a>(&self, data: &'a [u8]) -> Option<Cow<'a, str>> {
         let (mut at, mut from, mut text) = (0, 0, None);
         for &(Span { open, close }, is_text) in &self.strings {
             let same = &self.bytes[from..open];
@@ -72,22 +95,17 @@ impl<A: Copy> Template<A> {
             from = close;
         }
         let tail = &self.bytes[from..];
-        (data.len() - at == tail.len() && same_bytes(&data[at..], tail)).then_some((action, text?))
+        (data.len() - at == tail.len() && same_bytes(&data[at..], tail)).then_some(text?)
     }
 
-    /// Keeps `data`, read whole and valid, as the template when its whole effect is `action`
-    /// with the string at `span`, the strings at `skipped` being values the decoder skipped;
-    /// any other event leaves the template as it is.
-    pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>, skipped: &[Span]) {
-        if let Some((action, span)) = found {
-            self.bytes.clear();
-            self.bytes.extend_from_slice(data);
-            self.strings.clear();
-            self.strings.push((span, true));
-            self.strings.extend(skipped.iter().map(|s| (*s, false)));
-            self.strings.sort_unstable_by_key(|(s, _)| s.open);
-            self.action = Some(action);
-        }
+    fn keep(&mut self, data: &[u8], span: Span, skipped: &[Span]) {
+        self.bytes.clear();
+        self.bytes.extend_from_slice(data);
+        // The text goes in its place among the skipped strings.
+        self.strings.clear();
+        self.strings.extend(skipped.iter().map(|s| (*s, false)));
+        let at = self.strings.iter().position(|(s, _)| s.open > span.open).unwrap_or(self.strings.len());
+        self.strings.insert(at, (span, true));
     }
 }
 
