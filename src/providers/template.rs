@@ -164,22 +164,29 @@ pub(crate) mod testing {
         filled
     }
 
-    /// [`same_as_whole`] on every recorded stream in `dirs`, and on `before` then each of the
-    /// [`variants`] of `next` for each case `(before, next, whether next may fill the template)`.
-    pub(crate) fn check_template<D: Templated>(dirs: &[&str], name: &str, cases: &[(&[&str], &str, bool)]) {
-        let mut filled = 0;
+    /// [`same_as_whole`] on every recorded stream in `dirs`: (events, events that filled).
+    pub(crate) fn replay_recorded<D: Templated>(dirs: &[&str]) -> (usize, usize) {
+        let (mut count, mut filled) = (0, 0);
         for events in recorded_events(dirs) {
             let events: Vec<(&str, &[u8])> = events.iter().map(|(e, d)| (e.as_str(), d.as_slice())).collect();
+            count += events.len();
             filled += same_as_whole::<D>(&events);
         }
+        (count, filled)
+    }
+
+    /// [`replay_recorded`] on `dirs`, and [`same_as_whole`] on `before` then each of the
+    /// [`variants`] of `next`, for each case `(before, next, whether next may fill the template)`.
+    pub(crate) fn check_template<D: Templated>(dirs: &[&str], name: &str, cases: &[(Vec<String>, String, bool)]) {
+        let (_, filled) = replay_recorded::<D>(dirs);
         assert!(filled > 30, "the template must actually be filled ({filled} times)");
-        for &(before, next, fills) in cases {
+        for (before, next, fills) in cases {
             let events = |last: &[u8]| {
                 let mut events: Vec<(&str, &[u8])> = before.iter().map(|d| (name, d.as_bytes())).collect();
                 events.push((name, last));
                 same_as_whole::<D>(&events)
             };
-            assert_eq!(events(next.as_bytes()), usize::from(fills), "{next}");
+            assert_eq!(events(next.as_bytes()), usize::from(*fills), "{next}");
             let filled: usize = variants(next.as_bytes()).iter().map(|variant| events(variant)).sum();
             assert!(!fills || filled > 3, "{next}: filled by {filled} variants");
         }

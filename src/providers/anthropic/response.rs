@@ -84,8 +84,8 @@ impl<'a> ContentBlock<'a> {
         let block = read_document(text.as_bytes(), |r| {
             read_object(r, |block: &mut ContentBlock<'a>, r, key| {
                 match key {
-                    b"type" => block.kind = Scalar(r.scalar()?),
-                    b"text" => block.text = Scalar(r.scalar()?),
+                    b"type" => block.kind = Scalar::read(r)?,
+                    b"text" => block.text = Scalar::read(r)?,
                     b"citations" => match r.peek()? {
                         Kind::Null => block.citations = None,
                         Kind::Array => {
@@ -98,11 +98,11 @@ impl<'a> ContentBlock<'a> {
                         }
                         _ => citations_ok = false,
                     },
-                    b"thinking" => block.thinking = Scalar(r.scalar()?),
-                    b"signature" => block.signature = Scalar(r.scalar()?),
-                    b"data" => block.data = Scalar(r.scalar()?),
-                    b"id" => block.id = Scalar(r.scalar()?),
-                    b"name" => block.name = Scalar(r.scalar()?),
+                    b"thinking" => block.thinking = Scalar::read(r)?,
+                    b"signature" => block.signature = Scalar::read(r)?,
+                    b"data" => block.data = Scalar::read(r)?,
+                    b"id" => block.id = Scalar::read(r)?,
+                    b"name" => block.name = Scalar::read(r)?,
                     b"input" => block.input = r.raw_non_null()?,
                     _ => {}
                 }

@@ -44,7 +44,7 @@ impl<'a> Event<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Event<'a>>> {
         read_object(r, |e: &mut Event<'a>, r, key| {
             match key {
-                b"type" => e.kind = Scalar(r.scalar()?),
+                b"type" => e.kind = Scalar::read(r)?,
                 b"index" => e.index = r.index()?,
                 b"message" => e.message = MessageStart::read(r)?,
                 b"content_block" => e.content_block = r.raw_non_null()?,
@@ -69,8 +69,8 @@ impl<'a> MessageStart<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
             match key {
-                b"id" => m.id = Scalar(r.scalar()?),
-                b"model" => m.model = Scalar(r.scalar()?),
+                b"id" => m.id = Scalar::read(r)?,
+                b"model" => m.model = Scalar::read(r)?,
                 b"usage" => m.usage = r.raw_non_null()?,
                 _ => {}
             }
@@ -97,13 +97,13 @@ impl<'a> Delta<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         read_object(r, |d: &mut Delta<'a>, r, key| {
             match key {
-                b"type" => d.kind = Scalar(r.scalar()?),
+                b"type" => d.kind = Scalar::read(r)?,
                 b"text" => (d.text, d.marks[0]) = read_marked(r)?,
                 b"thinking" => (d.thinking, d.marks[1]) = read_marked(r)?,
-                b"signature" => d.signature = Scalar(r.scalar()?),
+                b"signature" => d.signature = Scalar::read(r)?,
                 b"partial_json" => (d.partial_json, d.marks[2]) = read_marked(r)?,
                 b"citation" => d.citation = r.raw_non_null()?,
-                b"stop_reason" => d.stop_reason = Scalar(r.scalar()?),
+                b"stop_reason" => d.stop_reason = Scalar::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -402,9 +402,8 @@ mod tests {
             (delta("text_delta", "text", "1"), delta("text_delta", "text", "2"), false),
             (delta("signature_delta", "signature", r#""a""#), delta("signature_delta", "signature", r#""b""#), false),
         ];
-        let befores: Vec<[&str; 2]> = cases.iter().map(|c| [start, c.0.as_str()]).collect();
-        let cases: Vec<(&[&str], &str, bool)> =
-            cases.iter().zip(&befores).map(|(c, before)| (before.as_slice(), c.1.as_str(), c.2)).collect();
+        let cases: Vec<_> =
+            cases.into_iter().map(|(first, next, fills)| (vec![start.into(), first], next, fills)).collect();
         check_template::<AnthropicStream>(&["anthropic"], "content_block_delta", &cases);
     }
 }

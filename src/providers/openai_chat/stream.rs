@@ -50,7 +50,9 @@ pub(crate) struct Delta<'a> {
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
     /// The spans of `content`, `reasoning_content` and `reasoning` when they were strings.
-    marks: [Option<Span>; 3],
+    content_mark: Option<Span>,
+    reasoning_content_mark: Option<Span>,
+    reasoning_mark: Option<Span>,
 }
 
 #[derive(Default)]
@@ -208,9 +210,9 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
     let mut delta = Delta::default();
     let found = r.object(|r, key| {
         match key {
-            b"content" => (delta.content, delta.marks[0]) = read_content(r)?,
-            b"reasoning_content" => (delta.reasoning_content, delta.marks[1]) = read_marked(r)?,
-            b"reasoning" => (delta.reasoning, delta.marks[2]) = read_marked(r)?,
+            b"content" => (delta.content, delta.content_mark) = read_content(r)?,
+            b"reasoning_content" => (delta.reasoning_content, delta.reasoning_content_mark) = read_marked(r)?,
+            b"reasoning" => (delta.reasoning, delta.reasoning_mark) = read_marked(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"tool_calls" => {
                 r.array(|r| {
@@ -315,12 +317,12 @@ impl Chunk<'_> {
         }
         let index = choice.index.unwrap_or(0);
         let reasoning = match (&delta.reasoning_content.0, &delta.reasoning.0) {
-            (Some(_), _) => Some(delta.marks[1]),
-            (None, Some(_)) => Some(delta.marks[2]),
+            (Some(_), _) => Some(delta.reasoning_content_mark),
+            (None, Some(_)) => Some(delta.reasoning_mark),
             (None, None) => None,
         };
         match (&delta.content, reasoning, delta.tool_calls.as_slice()) {
-            (Content::Text(_), None, []) => Some((OnlyText::Content(index), delta.marks[0]?)),
+            (Content::Text(_), None, []) => Some((OnlyText::Content(index), delta.content_mark?)),
             (Content::None, Some(mark), []) => Some((OnlyText::Reasoning(index), mark?)),
             (Content::None, None, [call]) if call.id.0.is_none() && call.name.0.is_none() => {
                 call.arguments.0.as_ref()?;
@@ -449,7 +451,7 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
 mod tests {
     use super::{read_chunk, read_stream_chunk, ChatStream, PrefixMemo};
     use crate::accumulator::MessageBuilder;
-    use crate::providers::template::testing::{check_template, recorded_events, same_as_whole, Templated};
+    use crate::providers::template::testing::{check_template, recorded_events, replay_recorded, Templated};
     use crate::providers::template::Template;
     use crate::providers::Handled;
     use crate::sse::SseEvent;
@@ -540,23 +542,15 @@ mod tests {
             ),
             (r#"{"content":"a"}}],"obfuscation":5}"#, r#"{"content":"b"}}],"obfuscation":"5"}"#, false),
         ];
-        let cases: Vec<(Vec<String>, String, bool)> =
+        let cases: Vec<_> =
             cases.iter().map(|(a, b, fills)| (vec![format!("{head}{a}")], format!("{head}{b}"), *fills)).collect();
-        let firsts: Vec<Vec<&str>> = cases.iter().map(|c| c.0.iter().map(String::as_str).collect()).collect();
-        let cases: Vec<(&[&str], &str, bool)> =
-            cases.iter().zip(&firsts).map(|(c, first)| (first.as_slice(), c.1.as_str(), c.2)).collect();
         check_template::<ChatStream>(&DIRS, "", &cases);
     }
 
     /// OpenAI's own chunks, whose `obfuscation` differs every time, fill the template too.
     #[test]
     fn chunks_with_their_own_obfuscation_fill_the_template() {
-        let (mut events, mut filled) = (0, 0);
-        for stream in recorded_events(&["openai-chat"]) {
-            let stream: Vec<(&str, &[u8])> = stream.iter().map(|(e, d)| (e.as_str(), d.as_slice())).collect();
-            events += stream.len();
-            filled += same_as_whole::<ChatStream>(&stream);
-        }
+        let (events, filled) = replay_recorded::<ChatStream>(&["openai-chat"]);
         assert!(filled * 2 > events, "{filled} of {events} chunks filled the template");
     }
 }

@@ -63,7 +63,7 @@ impl<'a> Incomplete<'a> {
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Incomplete<'a>>> {
         read_object(r, |details: &mut Incomplete<'a>, r, key| {
             if key == b"reason" {
-                details.reason = Scalar(r.scalar()?);
+                details.reason = Scalar::read(r)?;
             }
             Ok(())
         })
@@ -106,11 +106,11 @@ impl<'a> Item<'a> {
         let read = read_document(text.as_bytes(), |r| {
             let item = read_object(r, |item: &mut Item<'a>, r, key| {
                 match key {
-                    b"type" => item.kind = Scalar(r.scalar()?),
-                    b"id" => item.id = Scalar(r.scalar()?),
-                    b"call_id" => item.call_id = Scalar(r.scalar()?),
-                    b"name" => item.name = Scalar(r.scalar()?),
-                    b"arguments" => item.arguments = Scalar(r.scalar()?),
+                    b"type" => item.kind = Scalar::read(r)?,
+                    b"id" => item.id = Scalar::read(r)?,
+                    b"call_id" => item.call_id = Scalar::read(r)?,
+                    b"name" => item.name = Scalar::read(r)?,
+                    b"arguments" => item.arguments = Scalar::read(r)?,
                     b"summary" => item.summary = list(r, Part::read)?,
                     b"content" => item.content = list(r, Part::read)?,
                     _ => {}
@@ -127,9 +127,9 @@ impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let part = read_object(r, |part: &mut Part<'a>, r, key| {
             match key {
-                b"type" => part.kind = Scalar(r.scalar()?),
-                b"text" => part.text = Scalar(r.scalar()?),
-                b"refusal" => part.refusal = Scalar(r.scalar()?),
+                b"type" => part.kind = Scalar::read(r)?,
+                b"text" => part.text = Scalar::read(r)?,
+                b"refusal" => part.refusal = Scalar::read(r)?,
                 b"annotations" => part.annotations = list(r, Reader::raw)?,
                 _ => {}
             }

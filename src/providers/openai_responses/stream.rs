@@ -59,19 +59,19 @@ impl<'a> Event<'a> {
     fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
         read_object_document(data, |e: &mut Event<'a>, r, key| {
             match key {
-                b"type" => e.kind = Scalar(r.scalar()?),
+                b"type" => e.kind = Scalar::read(r)?,
                 b"response" => e.response = Response::read(r)?,
                 b"item" => e.item = r.raw_non_null()?,
                 b"output_index" => e.output_index = r.index()?,
                 b"content_index" => e.content_index = r.index()?,
                 b"summary_index" => e.summary_index = r.index()?,
-                b"item_id" => e.item_id = Scalar(r.scalar()?),
-                b"delta" => e.delta = Scalar(r.scalar()?),
-                b"text" => e.text = Scalar(r.scalar()?),
-                b"arguments" => e.arguments = Scalar(r.scalar()?),
-                b"refusal" => e.refusal = Scalar(r.scalar()?),
-                b"code" => e.code = Scalar(r.scalar()?),
-                b"message" => e.message = Scalar(r.scalar()?),
+                b"item_id" => e.item_id = Scalar::read(r)?,
+                b"delta" => e.delta = Scalar::read(r)?,
+                b"text" => e.text = Scalar::read(r)?,
+                b"arguments" => e.arguments = Scalar::read(r)?,
+                b"refusal" => e.refusal = Scalar::read(r)?,
+                b"code" => e.code = Scalar::read(r)?,
+                b"message" => e.message = Scalar::read(r)?,
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
@@ -85,9 +85,9 @@ impl<'a> Response<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Response<'a>>> {
         read_object(r, |response: &mut Response<'a>, r, key| {
             match key {
-                b"id" => response.id = Scalar(r.scalar()?),
-                b"model" => response.model = Scalar(r.scalar()?),
-                b"status" => response.status = Scalar(r.scalar()?),
+                b"id" => response.id = Scalar::read(r)?,
+                b"model" => response.model = Scalar::read(r)?,
+                b"status" => response.status = Scalar::read(r)?,
                 b"usage" => response.usage = r.raw_non_null()?,
                 b"incomplete_details" => response.incomplete_details = Incomplete::read(r)?,
                 b"error" => response.error = ErrorBody::read(r)?,
