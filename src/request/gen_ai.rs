@@ -96,7 +96,7 @@ fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
         attributes.insert("gen_ai.response.model".into(), model);
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
-        let count = |keys: &[&str]| keys.iter().find_map(|k| get(usage, *k).filter(|v| v.is_number()).cloned());
+        let count = |keys: &[&str]| keys.iter().find_map(|k| get(usage, k).filter(|v| v.is_number()).cloned());
         if let Some(n) = count(&["prompt_tokens", "input_tokens", "inputTokens"]) {
             attributes.insert("gen_ai.usage.input_tokens".into(), n);
         }
@@ -116,7 +116,7 @@ fn finish_reasons(response: &Value) -> Vec<Value> {
     let reason_of = |v: &Value| {
         ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
             .iter()
-            .find_map(|k| get(v, *k).and_then(Value::as_str).map(|s| Value::String(s.into())))
+            .find_map(|k| get(v, k).and_then(Value::as_str).map(|s| Value::String(s.into())))
     };
     if let Some(Value::Array(choices)) = get(response, "choices") {
         return choices.iter().filter_map(reason_of).collect();
