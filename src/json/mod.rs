@@ -149,6 +149,13 @@ fn string_stops(w: u64) -> u64 {
     ((q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s) | (w.wrapping_sub(LO * 0x20) & !w)) & HI
 }
 
+/// The eight bytes of `src` at `at` as a little-endian word (`src` must hold them). A plain
+/// load at every optimisation level: `copy_from_slice` stays a call in the size-optimised build.
+#[inline(always)]
+pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(*<&[u8; 8]>::try_from(&src[at..at + 8]).unwrap_or(&[0; 8]))
+}
+
 /// The position of the next `"`, `\\` or control character in `src` from `from` (or its
 /// length), eight bytes at a time: the bytes a JSON string must escape, and where a string
 /// being read stops.
@@ -156,9 +163,7 @@ fn string_stops(w: u64) -> u64 {
 pub(crate) fn next_string_stop(src: &[u8], from: usize) -> usize {
     let mut i = from;
     while i + 8 <= src.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&src[i..i + 8]);
-        let m = string_stops(u64::from_le_bytes(word));
+        let m = string_stops(word_at(src, i));
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }

@@ -248,7 +248,7 @@ fn find_line_end(bytes: &[u8]) -> Option<usize> {
     const HI: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
     while i + 8 <= bytes.len() {
-        let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+        let w = crate::json::word_at(bytes, i);
         let a = w ^ (LO * b'\n' as u64);
         let b = w ^ (LO * b'\r' as u64);
         let m = ((a.wrapping_sub(LO) & !a) | (b.wrapping_sub(LO) & !b)) & HI;

@@ -344,7 +344,12 @@ fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsVal
 
 /// The bytes of `array` copied into `scratch` (one call into JS for the copy).
 fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array) -> &'s [u8] {
-    scratch.resize(array.length() as usize, 0);
-    array.copy_to(scratch);
-    scratch
+    // Zero-filled only when it grows: `copy_to` overwrites what it is given.
+    let n = array.length() as usize;
+    if scratch.len() < n {
+        scratch.resize(n, 0);
+    }
+    let bytes = &mut scratch[..n];
+    array.copy_to(bytes);
+    bytes
 }
