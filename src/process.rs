@@ -82,7 +82,10 @@ impl Api {
             "image" => Ok(Api::Image),
             other => Err(Error::invalid_input(
                 "agent.model.apiType",
-                format!("unknown apiType {other:?}: expected chat, responses, embedding or image"),
+                format!(
+                    "unknown apiType {}: expected chat, responses, embedding or image",
+                    crate::json::write::quoted(other)
+                ),
             )),
         }
     }

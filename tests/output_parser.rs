@@ -228,3 +228,13 @@ fn keys_that_are_not_identifiers_are_quoted_in_the_path() {
     let err = parse_structured_output(r#"{"a b": 1}"#, &outputs, StructuredOptions::default()).unwrap_err();
     assert_eq!(err.path.as_deref(), Some("$[\"a b\"]"));
 }
+
+#[test]
+fn messages_quote_names_as_json_strings() {
+    let missing = strict(r#"{"count": 1}"#).expect_err("must fail");
+    assert!(missing.message.contains(r#"the required property "city" is missing"#), "{missing}");
+    let unknown = strict("{\"city\": \"x\", \"a\\\"b\\n\": 1}").expect_err("must fail");
+    assert!(unknown.message.contains(r#""a\"b\n" is not a property of the output schema"#), "{unknown}");
+    let call = parse_tool_arguments(&[call("id\t1", "f", "{")]).expect_err("must fail");
+    assert!(call.message.starts_with(r#"tool call "id\t1" (f): "#), "{call}");
+}

@@ -347,8 +347,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Any scalar as text, leniently: a string as itself, a number as its text (integers that
-    /// fit 64 bits as written, others as the shortest form of their f64, as serde_json reads
-    /// them), a boolean as `true`/`false`; `None` for null,
+    /// fit 64 bits as written, others as serde_json writes the f64 it reads: `1.5e2` as
+    /// `150.0`, `1e21` as `1e21`), a boolean as `true`/`false`; `None` for null,
     /// objects and arrays (skipped).
     pub(crate) fn scalar(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
         match self.peek()? {
@@ -357,14 +357,17 @@ impl<'a> Reader<'a> {
                 let at = self.pos;
                 let (text, integer) = self.number_token()?;
                 let fits = match text.strip_prefix('-') {
-                    Some(_) => text.parse::<i64>().is_ok(),
+                    // serde_json reads `-0` as the float -0.0.
+                    Some(_) => text != "-0" && text.parse::<i64>().is_ok(),
                     None => text.parse::<u64>().is_ok(),
                 };
                 if integer && fits {
                     return Ok(Some(Cow::Borrowed(text)));
                 }
-                // As serde_json: other numbers are read as f64, and one out of its range is an error.
-                let value = text.parse::<f64>().ok().filter(|v| v.is_finite());
+                // As serde_json: other numbers are read as f64, and one out of its range is an
+                // error; the text is serde_json's for that f64 (the standard library's `Display`
+                // for f64 would link 14 KB of formatting code for this alone).
+                let value = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64);
                 let value = value.ok_or(JsonError { what: "number out of range", at })?;
                 Ok(Some(Cow::Owned(value.to_string())))
             }

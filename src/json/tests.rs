@@ -37,7 +37,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for SerdeScalar<'a> {
                 Ok(SerdeScalar(Some(Cow::Owned(v.to_string()))))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-                Ok(SerdeScalar(Some(Cow::Owned(v.to_string()))))
+                // The text serde_json writes for that f64.
+                let text = serde_json::Number::from_f64(v).map_or_else(|| v.to_string(), |n| n.to_string());
+                Ok(SerdeScalar(Some(Cow::Owned(text))))
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
                 Ok(SerdeScalar(Some(Cow::Borrowed(if v { "true" } else { "false" }))))

@@ -32,6 +32,14 @@ pub(crate) fn string(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// `text` as a JSON string literal, to quote a value in a message (`{:?}` would link the
+/// standard library's Unicode tables for its escapes: about 10 KB of the module).
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    string(&mut out, text);
+    out
+}
+
 /// Appends an unsigned integer.
 pub(crate) fn uint(out: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];

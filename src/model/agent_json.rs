@@ -68,7 +68,7 @@ impl<'a> Obj<'a> {
                 format!(
                     "expected one of {}, got {}",
                     allowed.join(", "),
-                    got.map_or("nothing".into(), |s| format!("{s:?}"))
+                    got.map_or("nothing".into(), |s| crate::json::write::quoted(&s))
                 ),
             )),
         }

@@ -28,8 +28,11 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
         .enumerate()
         .map(|(i, call)| {
             let fail = |why: String| {
-                Error::new(ErrorCode::InvalidJson, format!("tool call {:?} ({}): {why}", call.id, call.name))
-                    .with_path(format!("toolCalls[{i}].arguments"))
+                Error::new(
+                    ErrorCode::InvalidJson,
+                    format!("tool call {} ({}): {why}", crate::json::write::quoted(&call.id), call.name),
+                )
+                .with_path(format!("toolCalls[{i}].arguments"))
             };
             let text = call.arguments.trim();
             let arguments = if text.is_empty() {

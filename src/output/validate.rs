@@ -62,8 +62,12 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
         let segment = JsonPath::key_segment(&property.name);
         match map.get(&property.name) {
             None | Some(Value::Null) if property.required => {
-                return path
-                    .with(&segment, |p| Err(p.fail(format!("the required property {:?} is missing", property.name))));
+                return path.with(&segment, |p| {
+                    Err(p.fail(format!(
+                        "the required property {} is missing",
+                        crate::json::write::quoted(&property.name)
+                    )))
+                });
             }
             None | Some(Value::Null) => {}
             Some(v) => path.with(&segment, |p| check(v, property, p))?,
@@ -71,7 +75,9 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
     }
     if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
         let segment = JsonPath::key_segment(key);
-        return path.with(&segment, |p| Err(p.fail(format!("{key:?} is not a property of the output schema"))));
+        return path.with(&segment, |p| {
+            Err(p.fail(format!("{} is not a property of the output schema", crate::json::write::quoted(key))))
+        });
     }
     Ok(())
 }

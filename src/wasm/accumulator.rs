@@ -308,7 +308,10 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             out.format = Format::from_name(name).ok_or_else(|| {
                 Error::invalid_input(
                     "options.format",
-                    format!("unknown format {name:?}: use auto, openai-chat, anthropic or openai-responses"),
+                    format!(
+                        "unknown format {}: use auto, openai-chat, anthropic or openai-responses",
+                        crate::json::write::quoted(&name)
+                    ),
                 )
             })?
         }
