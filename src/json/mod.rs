@@ -226,19 +226,29 @@ impl<'a> Reader<'a> {
 
     /// Reads an object, calling `entry` with each key; `entry` reads the value (any value it
     /// leaves unread is skipped). Returns `false`, the value skipped, when it is not an object.
-    pub(crate) fn object(&mut self, entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
+    pub(crate) fn object(&mut self, mut entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
+        self.object_dyn(&mut entry)
+    }
+
+    // The walks over objects and arrays take their callbacks as `dyn`: one copy of each loop
+    // instead of one per call site (-4.8 KB gzipped; no slower, FINDINGS 000).
+    fn object_dyn(&mut self, entry: &mut dyn FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
         match self.open(Kind::Object, b'}')? {
             None => return Ok(false),
             Some(true) => return Ok(true),
             Some(false) => {}
         }
-        self.members(entry)?;
+        self.members_dyn(entry)?;
         Ok(true)
     }
 
     /// The members of an object from one that starts at `pos` (after `{` or a `,`) to its `}`.
     /// `entry` sees each key; `self.pos` is then its value's start.
     pub(crate) fn members(&mut self, mut entry: impl FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<()> {
+        self.members_dyn(&mut entry)
+    }
+
+    fn members_dyn(&mut self, entry: &mut dyn FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<()> {
         loop {
             self.skip_ws();
             if self.src.get(self.pos) != Some(&b'"') {
@@ -319,6 +329,10 @@ impl<'a> Reader<'a> {
     /// Reads an array, calling `item` for each element (an element it leaves unread is
     /// skipped). Returns `false`, the value skipped, when it is not an array.
     pub(crate) fn array(&mut self, mut item: impl FnMut(&mut Self) -> JsonResult<()>) -> JsonResult<bool> {
+        self.array_dyn(&mut item)
+    }
+
+    fn array_dyn(&mut self, item: &mut dyn FnMut(&mut Self) -> JsonResult<()>) -> JsonResult<bool> {
         match self.open(Kind::Array, b']')? {
             None => return Ok(false),
             Some(true) => return Ok(true),
