@@ -431,7 +431,7 @@ impl MessageBuilder {
         let error = self.error.take();
         let complete = self.done && error.is_none();
         let mut choices = std::mem::take(&mut self.choices);
-        choices.sort_by_key(|c| c.index);
+        crate::providers::sort_by_index(&mut choices, |c| u64::from(c.index));
         let mut messages: Vec<FinalMessage> =
             choices.into_iter().map(|c| self.choice_message(c, &error, complete)).collect();
         if messages.is_empty() {

@@ -98,7 +98,7 @@ impl EmbeddingBody<'_> {
             return Err(Error::new(ErrorCode::EmptyResponse, "Empty embedding response: `data` holds no embedding"));
         }
         // Servers answer in input order and say so in `index`; a stable sort keeps ties.
-        items.sort_by_key(|item| item.index.unwrap_or(u64::MAX));
+        crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
             let vector = item.embedding.ok_or_else(|| {
