@@ -1,5 +1,6 @@
-//! JSON text to `serde_json::Value` on this crate's reader, so the wasm module does not link
-//! serde_json's parser.
+//! JSON text to `serde_json::Value` on this crate's reader, and small `Value` constructors, so
+//! the wasm module links neither serde_json's parser nor the `Serialize`-into-`Value` code that
+//! `json!` expands to.
 //!
 //! [`parse_value`] reads what `serde_json::from_str::<Value>` reads (default features: the map
 //! is a `BTreeMap`, a key given twice keeps its last value), and refuses what it refuses:
@@ -99,6 +100,27 @@ fn number(text: &str, integer: bool) -> Option<Number> {
         }
     }
     text.parse::<f64>().ok().and_then(Number::from_f64)
+}
+
+/// `Value::String` of `text`.
+#[inline(never)]
+pub(crate) fn string(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+/// An object of `(key, value)` pairs; a key given twice keeps its last value, as in `json!`.
+pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    object_of(&mut fields.into_iter())
+}
+
+/// One insert at a time: collecting into the map would link a sort for its bulk build.
+#[inline(never)]
+fn object_of(fields: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
+    let mut map = Map::new();
+    for (key, value) in fields {
+        map.insert(key.to_owned(), value);
+    }
+    Value::Object(map)
 }
 
 #[cfg(test)]
@@ -583,6 +605,13 @@ mod tests {
             }
         }
         assert!(tally.accepted > 20_000 && tally.refused > 90_000, "{tally:?}");
+    }
+
+    #[test]
+    fn constructors_build_what_json_macros_build() {
+        let built = object([("b", string("x")), ("a", Value::Null), ("b", object([("c", Value::Bool(true))]))]);
+        assert_eq!(built, serde_json::json!({"a": null, "b": {"c": true}}));
+        assert_eq!(object([]), serde_json::json!({}));
     }
 
     /// A well-mixed 64-bit number for `i` (splitmix64's finaliser): where the generated tests
