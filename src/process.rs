@@ -15,6 +15,7 @@ pub use span::{message_span, Span};
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::read_document;
+use crate::json::value::parse_value;
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -259,7 +260,7 @@ fn result_of(agent: &Agent, message: &FinalMessage, extra: Extra) -> Result<Proc
         }
     }
     if agent.has_outputs() && !text.is_empty() {
-        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+        if let Ok(value) = parse_value(&text) {
             return Ok(ProcessResult::Json(value));
         }
     }

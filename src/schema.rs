@@ -6,8 +6,9 @@
 //! (so `required` keeps the declared order); schemas that arrive as JSON Schema (MCP, OpenAPI,
 //! custom tools) are made strict by [`make_strict`].
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use crate::json::value;
 use crate::model::Property;
 use crate::request::wire::{array, json as json_text, member, object, text, Fields};
 
@@ -48,7 +49,7 @@ fn object_schema(properties: &[Property], strict: bool) -> Value {
         }
     }
     let mut schema = Map::new();
-    schema.insert("type".into(), json!("object"));
+    schema.insert("type".into(), value::string("object"));
     schema.insert("properties".into(), Value::Object(props));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
@@ -65,17 +66,15 @@ fn property_schema(prop: &Property, strict: bool) -> Value {
     let mut schema = match (&prop.properties, &prop.items) {
         (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict),
         (_, Some(items)) if prop.kind == "array" => {
-            // Built by hand: `json!` with a `Value` inside links serde_json's Value-to-Value serializer.
-            let mut array = Map::new();
-            array.insert("type".into(), "array".into());
-            array.insert("items".into(), property_schema(items, strict));
-            Value::Object(array)
+            value::object([("type", value::string("array")), ("items", property_schema(items, strict))])
         }
         // A strict object with no declared shape still may not grow keys the model invents.
-        _ if prop.kind == "object" && strict => {
-            json!({"type": "object", "properties": {}, "additionalProperties": false})
-        }
-        _ => json!({"type": json_type(&prop.kind)}),
+        _ if prop.kind == "object" && strict => value::object([
+            ("type", value::string("object")),
+            ("properties", Value::Object(Map::new())),
+            ("additionalProperties", Value::Bool(false)),
+        ]),
+        _ => value::object([("type", value::string(json_type(&prop.kind)))]),
     };
     if let Value::Object(map) = &mut schema {
         if let Some(description) = &prop.description {
@@ -102,17 +101,20 @@ pub fn make_nullable(schema: &mut Value) {
         Some(Value::String(kind)) => {
             if kind != "null" {
                 let kind = std::mem::take(kind);
-                map.insert("type".into(), json!([kind, "null"]));
+                map.insert("type".into(), Value::Array(vec![Value::String(kind), value::string("null")]));
             }
         }
         Some(Value::Array(kinds)) => {
-            if !kinds.contains(&json!("null")) {
-                kinds.push(json!("null"));
+            if !kinds.iter().any(|kind| kind == "null") {
+                kinds.push(value::string("null"));
             }
         }
         _ => {
             let inner = std::mem::take(map);
-            map.insert("anyOf".into(), Value::Array(vec![Value::Object(inner), json!({"type": "null"})]));
+            map.insert(
+                "anyOf".into(),
+                Value::Array(vec![Value::Object(inner), value::object([("type", value::string("null"))])]),
+            );
         }
     }
 }
@@ -249,6 +251,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// `write_schema` writes what `make_strict` then `make_nullable` make of the same schema.
     #[test]

@@ -9,6 +9,7 @@
 
 #[cfg(test)]
 mod tests;
+pub(crate) mod value;
 pub(crate) mod write;
 
 use std::borrow::Cow;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
+use crate::json::value::parse_value;
 
 const KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
 const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
@@ -344,7 +345,7 @@ fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
     let path = tool.at("specification");
     match tool.get("specification") {
         Some(doc @ Value::Object(_)) => Ok(doc.clone()),
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+        Some(Value::String(text)) => match parse_value(text) {
             Ok(doc @ Value::Object(_)) => Ok(doc),
             _ => Err(Error::invalid_input(
                 path,

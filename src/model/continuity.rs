@@ -9,11 +9,12 @@
 //! sits under its own key ([`RESPONSES_FUNCTION_CALL`], [`ANTHROPIC_THINKING`]) and the other
 //! formats leave it out.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
+use crate::json::value;
 use crate::request::wire::get;
 use crate::request::wire::{object, text};
 
@@ -65,7 +66,8 @@ fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
 
 /// A call in the OpenAI Chat shape, as `metadata.tool_calls` holds it.
 pub fn openai_tool_call(call: &ToolCall) -> Value {
-    json!({"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}})
+    let function = value::object([("name", value::string(&call.name)), ("arguments", value::string(&call.arguments))]);
+    value::object([("id", value::string(&call.id)), ("type", value::string("function")), ("function", function)])
 }
 
 /// [`openai_tool_call`] as JSON text.
@@ -89,11 +91,13 @@ impl FinalMessage {
             .iter()
             .filter_map(|block| match block {
                 Block::Reasoning { redacted: Some(data), .. } => {
-                    Some(json!({"type": "redacted_thinking", "data": data}))
+                    Some(value::object([("type", value::string("redacted_thinking")), ("data", value::string(data))]))
                 }
-                Block::Reasoning { text, signature: Some(signature), .. } => {
-                    Some(json!({"type": "thinking", "thinking": text, "signature": signature}))
-                }
+                Block::Reasoning { text, signature: Some(signature), .. } => Some(value::object([
+                    ("type", value::string("thinking")),
+                    ("thinking", value::string(text)),
+                    ("signature", value::string(signature)),
+                ])),
                 _ => None,
             })
             .collect();

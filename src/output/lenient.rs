@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::json::value::parse_value;
+
 /// The one object in damaged model output, or why there is none.
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let inner = fenced(text).unwrap_or(text);
@@ -12,9 +14,9 @@ pub(crate) fn repair(text: &str) -> Result<Value, String> {
         [one] => *one,
         many => return Err(format!("{} JSON objects in the text; expected one", many.len())),
     };
-    match serde_json::from_str::<Value>(candidate) {
+    match parse_value(candidate) {
         Ok(value) => Ok(value),
-        Err(_) => serde_json::from_str::<Value>(&without_trailing_commas(candidate)).map_err(|e| e.to_string()),
+        Err(_) => parse_value(&without_trailing_commas(candidate)).map_err(|e| e.to_string()),
     }
 }
 

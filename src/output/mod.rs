@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::value::parse_value;
 use crate::model::{Property, ToolCall};
 
 /// A tool call ready to run: its arguments parsed to an object.
@@ -38,7 +39,7 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
             let arguments = if text.is_empty() {
                 Map::new()
             } else {
-                match serde_json::from_str::<Value>(text) {
+                match parse_value(text) {
                     Ok(Value::Object(map)) => map,
                     Ok(other) => {
                         return Err(fail(format!("arguments are {}, not an object", validate::kind_of(&other))))
@@ -67,7 +68,7 @@ pub struct StructuredOptions {
 /// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
 /// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
-    let value = match serde_json::from_str::<Value>(text.trim()) {
+    let value = match parse_value(text.trim()) {
         Ok(value) => value,
         Err(e) if options.lenient => lenient::repair(text).map_err(|why| {
             Error::new(ErrorCode::InvalidJson, format!("the output is not JSON ({e}) and cannot be repaired: {why}"))

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::json::value::parse_value;
 use crate::model::Agent;
 use crate::request::wire::get;
 
@@ -55,7 +56,7 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
     let parsed;
     let request = match get(request, "body").and_then(Value::as_str) {
         Some(text) if get(request, "url").is_some() => {
-            parsed = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+            parsed = parse_value(text).unwrap_or(Value::Null);
             &parsed
         }
         _ => request,

@@ -1,10 +1,11 @@
 //! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::wire::{self, Fields};
 use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
+use crate::json::value;
 use crate::model::{Agent, Message};
 
 /// The `anthropic-version` header every Anthropic request carries.
@@ -78,7 +79,12 @@ impl HttpRequest {
     pub fn to_json(&self) -> Value {
         let headers: Map<String, Value> =
             self.headers.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect();
-        json!({"url": self.url, "method": self.method, "headers": headers, "body": self.body})
+        value::object([
+            ("url", value::string(&self.url)),
+            ("method", value::string(self.method)),
+            ("headers", Value::Object(headers)),
+            ("body", value::string(&self.body)),
+        ])
     }
 
     /// [`HttpRequest::to_json`] as JSON text.

@@ -6,10 +6,10 @@
 //! (metadata, options, schemas) are written by `serde_json`'s own serializer, so numbers come
 //! out as they always did. Building no `Value` trees keeps their code out of the wasm module.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::json::{self, write, JsonResult, Kind, Reader};
+use crate::json::{self, write};
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
 ///
@@ -149,44 +149,8 @@ pub(crate) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v V
 /// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on
 /// values nested deeper than the reader allows (128).
 pub(crate) fn to_value(text: &str) -> Result<Value> {
-    json::read_document(text.as_bytes(), read_value)
+    json::value::parse_value(text)
         .map_err(|e| Error::invalid_input("agent", format!("the request body cannot be read back: {e}")))
-}
-
-fn read_value(r: &mut Reader<'_>) -> JsonResult<Value> {
-    Ok(match r.peek()? {
-        Kind::Object => {
-            let mut map = Map::new();
-            r.object(|r, key| {
-                let value = read_value(r)?;
-                map.insert(String::from_utf8_lossy(key).into_owned(), value);
-                Ok(())
-            })?;
-            Value::Object(map)
-        }
-        Kind::Array => Value::Array(json::read_list(r, read_value)?),
-        Kind::String => Value::String(r.string()?.unwrap_or_default().into_owned()),
-        Kind::Number => number(r.raw()?),
-        Kind::Bool => Value::Bool(r.raw()? == "true"),
-        Kind::Null => {
-            r.skip()?;
-            Value::Null
-        }
-    })
-}
-
-fn number(text: &str) -> Value {
-    if !text.contains(['.', 'e', 'E']) {
-        if let Ok(n) = text.parse::<u64>() {
-            return n.into();
-        }
-        // `-0` is a float for serde_json.
-        match text.parse::<i64>() {
-            Ok(n) if n != 0 => return n.into(),
-            _ => {}
-        }
-    }
-    text.parse::<f64>().ok().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
 }
 
 #[cfg(test)]

@@ -6,11 +6,12 @@
 mod openapi;
 mod registry;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
 
 use crate::error::{Error, Result};
+use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
 use crate::request::wire::get;
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
@@ -151,7 +152,7 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
 
 /// A schema that takes no arguments.
 pub(crate) fn empty_schema() -> Value {
-    json!({"type": "object", "properties": {}})
+    value::object([("type", value::string("object")), ("properties", Value::Object(Map::new()))])
 }
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter

@@ -5,10 +5,11 @@
 //! inlined; a ref that reaches itself again stops as a plain object, and a total node budget
 //! stops documents whose refs fan out exponentially.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::FunctionDef;
 use crate::error::{Error, Result};
+use crate::json::value;
 use crate::request::wire::get;
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -78,7 +79,8 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         if !PARAMETER_PLACES.contains(&place) || properties.contains_key(name) {
             continue;
         }
-        let mut schema = get(parameter, "schema").cloned().unwrap_or_else(|| json!({"type": "string"}));
+        let mut schema =
+            get(parameter, "schema").cloned().unwrap_or_else(|| value::object([("type", value::string("string"))]));
         if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
             map.entry("description").or_insert_with(|| text.clone());
         }
@@ -92,7 +94,7 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
     }
 
     let mut parameters = Map::new();
-    parameters.insert("type".into(), json!("object"));
+    parameters.insert("type".into(), value::string("object"));
     parameters.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
         parameters.insert("required".into(), Value::Array(required));
@@ -128,7 +130,7 @@ fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Ve
         _ => {
             properties.insert("body".into(), schema.clone());
             if body_required {
-                required.push(json!("body"));
+                required.push(value::string("body"));
             }
         }
     }
@@ -169,7 +171,7 @@ impl Resolver<'_> {
         };
         if self.stack.iter().any(|r| r == reference) {
             // A recursive schema: stop at the second visit rather than expand forever.
-            return Ok(json!({"type": "object"}));
+            return Ok(value::object([("type", value::string("object"))]));
         }
         if self.stack.len() >= MAX_REF_DEPTH {
             return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));

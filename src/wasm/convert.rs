@@ -6,6 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
+use crate::json::value::{parse_value, parse_value_bytes};
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
@@ -24,10 +25,10 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     })?;
     // A function or a Symbol stringifies to `undefined`, not to text.
     let text = JsValue::from(text).as_string().ok_or_else(|| bad("a function or a symbol is not data".into()))?;
-    match serde_json::from_str(&text) {
+    match parse_value(&text) {
         Ok(json) => Ok(json),
         Err(err) => match crate::providers::repair_lone_surrogates(text.as_bytes()) {
-            Some(repaired) => serde_json::from_slice(&repaired).map_err(|e| bad(e.to_string())),
+            Some(repaired) => parse_value_bytes(&repaired).map_err(|e| bad(e.to_string())),
             None => Err(bad(err.to_string())),
         },
     }

@@ -5,9 +5,10 @@
 //! the `tool` messages answering them become `tool_result` blocks of one user turn, as the API
 //! requires all results of a turn in the next user message.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::json::value::parse_value;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
@@ -19,9 +20,9 @@ use crate::tools::write_tools;
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
     if arguments.trim().is_empty() {
-        return Some(json!({}));
+        return Some(Value::Object(Map::new()));
     }
-    serde_json::from_str::<Value>(arguments).ok().filter(Value::is_object)
+    parse_value(arguments).ok().filter(Value::is_object)
 }
 
 /// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare

@@ -298,9 +298,9 @@ impl AnthropicStream {
 /// A server tool block with the input its deltas assembled (the start event carries `{}`).
 fn server_block(start: &str, input: &str) -> RawJson {
     let assembled = (|| {
-        let mut block: serde_json::Map<String, serde_json::Value> = serde_json::from_str(start).ok()?;
+        let serde_json::Value::Object(mut block) = json::value::parse_value(start).ok()? else { return None };
         if !input.trim().is_empty() {
-            block.insert("input".into(), serde_json::from_str(input).ok()?);
+            block.insert("input".into(), json::value::parse_value(input).ok()?);
         }
         RawJson::parse(&serde_json::to_string(&block).ok()?)
     })();
