@@ -3,6 +3,8 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::json::write::WriteJson;
+
 /// A JSON value kept as its original text: serialised verbatim, never re-parsed on the hot path.
 #[derive(Debug, Clone)]
 pub struct RawJson(pub Box<RawValue>);
@@ -32,6 +34,12 @@ impl PartialEq for RawJson {
 impl Serialize for RawJson {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
+    }
+}
+
+impl WriteJson for RawJson {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(self.get());
     }
 }
 
