@@ -364,7 +364,7 @@ fn full_message(s: &str) -> FinalMessage {
                 text: String::new(),
                 citations: Some(vec![
                     RawJson::parse(" {\"url\": \"x\" , \"n\": [1.0, -0]} ").unwrap(),
-                    RawJson::parse("null").unwrap(),
+                    RawJson::null(),
                 ]),
             },
             Block::Text { text: "t".into(), citations: Some(vec![]) },
@@ -447,4 +447,17 @@ fn messages_results_spans_and_actions_of_every_shape_are_written_as_serde_writes
         ToolCall { id: "i".into(), name: "n".into(), arguments: " ".into() },
     ];
     same(&parse_tool_arguments(&calls).unwrap());
+}
+
+#[test]
+fn raw_json_keeps_its_text_verbatim_and_refuses_what_is_not_json() {
+    let raw = RawJson::parse("  {\"a\" : [1, 2.50]}\n").unwrap();
+    assert_eq!(raw.get(), "{\"a\" : [1, 2.50]}");
+    assert_eq!(same(&raw), "{\"a\" : [1, 2.50]}");
+    assert_eq!(same(&RawJson::null()), "null");
+    for bad in ["", " ", "{", "[1,]", "{} {}", "nul", "\"\\x\"", "01"] {
+        assert!(RawJson::parse(bad).is_none(), "{bad:?}");
+    }
+    let value = serde_json::value::RawValue::from_string("[1, {}]".into()).unwrap();
+    assert_eq!(RawJson::from_raw(&value), RawJson::parse("[1, {}]").unwrap());
 }
