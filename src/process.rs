@@ -52,9 +52,9 @@ impl ResponseBody<'_> {
             // A string value is the body text, as a JS string is.
             ResponseBody::Text(text) => Ok(std::borrow::Cow::Borrowed(text)),
             ResponseBody::Json(Value::String(text)) => Ok(std::borrow::Cow::Borrowed(text.as_str())),
-            ResponseBody::Json(value) => serde_json::to_string(value)
-                .map(std::borrow::Cow::Owned)
-                .map_err(|e| Error::new(ErrorCode::InvalidInput, format!("the response cannot be read: {e}"))),
+            ResponseBody::Json(value) => {
+                Ok(std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)))
+            }
         }
     }
 }

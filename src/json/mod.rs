@@ -666,10 +666,3 @@ impl<'a> Reader<'a> {
         Ok((text, integer))
     }
 }
-
-/// Raw text this reader has validated (from [`Reader::raw`]) as a borrowed `RawValue`, for the
-/// rare events whose sub-objects are kept verbatim or handed to serde. `null` if serde refuses
-/// it, which a document this reader accepted only is beyond serde's nesting limit.
-pub(crate) fn raw_value(text: &str) -> &serde_json::value::RawValue {
-    serde_json::from_str(text).unwrap_or(serde_json::value::RawValue::NULL)
-}

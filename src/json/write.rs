@@ -106,3 +106,134 @@ impl<'o> Object<'o> {
         self.out.push('}');
     }
 }
+
+/// Appends a signed integer.
+pub(crate) fn int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    uint(out, n.unsigned_abs());
+}
+
+/// Appends a float as `serde_json` serialises an `f64`: the shortest text that reads back as
+/// the same value (`1.0`, `1e21`, `1e-7`, `-0.0`), and `null` for NaN and the infinities.
+/// `Number`'s `Display` is serde_json's own float formatting without its serializer.
+pub(crate) fn float(out: &mut String, n: f64) {
+    match serde_json::Number::from_f64(n) {
+        Some(n) => number(out, &n),
+        None => out.push_str("null"),
+    }
+}
+
+/// Appends a `serde_json::Number` as `serde_json` writes it.
+pub(crate) fn number(out: &mut String, n: &serde_json::Number) {
+    if let Some(n) = n.as_u64() {
+        uint(out, n);
+    } else if let Some(n) = n.as_i64() {
+        int(out, n);
+    } else {
+        use std::fmt::Write;
+        // Writing into a `String` cannot fail.
+        let _ = write!(out, "{n}");
+    }
+}
+
+/// Appends a `serde_json::Value` as `serde_json::to_string` writes it: compact, strings escaped
+/// as above, object keys in the map's order.
+pub(crate) fn value(out: &mut String, value: &serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => number(out, n),
+        Value::String(s) => string(out, s),
+        Value::Array(items) => list(out, items, self::value),
+        Value::Object(map) => object(out, map),
+    }
+}
+
+/// Appends a JSON object of `Value`s, keys in the map's order.
+pub(crate) fn object(out: &mut String, map: &serde_json::Map<String, serde_json::Value>) {
+    out.push('{');
+    for (i, (key, item)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        string(out, key);
+        out.push(':');
+        value(out, item);
+    }
+    out.push('}');
+}
+
+/// Appends `items` as a JSON array, each written by `write`.
+pub(crate) fn list<T>(out: &mut String, items: &[T], mut write: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write(out, item);
+    }
+    out.push(']');
+}
+
+/// A value that writes itself as JSON text, byte for byte what `serde_json::to_string` writes
+/// for its `Serialize` form, without serde's serializer (kept out of the wasm module).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) trait WriteJson {
+    fn write_json(&self, out: &mut String);
+
+    /// The JSON text in a new string.
+    fn to_json_text(&self) -> String {
+        let mut out = String::with_capacity(128);
+        self.write_json(&mut out);
+        out
+    }
+}
+
+impl<T: WriteJson> WriteJson for [T] {
+    fn write_json(&self, out: &mut String) {
+        list(out, self, |out, item| item.write_json(out));
+    }
+}
+
+impl<T: WriteJson> WriteJson for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+impl WriteJson for str {
+    fn write_json(&self, out: &mut String) {
+        string(out, self);
+    }
+}
+
+impl WriteJson for String {
+    fn write_json(&self, out: &mut String) {
+        string(out, self);
+    }
+}
+
+impl WriteJson for f64 {
+    fn write_json(&self, out: &mut String) {
+        float(out, *self);
+    }
+}
+
+impl WriteJson for serde_json::Value {
+    fn write_json(&self, out: &mut String) {
+        value(out, self);
+    }
+}
+
+impl WriteJson for serde_json::Map<String, serde_json::Value> {
+    fn write_json(&self, out: &mut String) {
+        object(out, self);
+    }
+}
+
+#[cfg(test)]
+#[path = "write_tests.rs"]
+mod tests;

@@ -59,7 +59,7 @@ fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
     let arguments = match get(function, "arguments") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
+        Some(other) => crate::json::write::WriteJson::to_json_text(other),
     };
     Ok(ToolCall { id, name, arguments })
 }

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::{is_zero, Usage};
+use crate::json::write::{Object, WriteJson};
 
 /// Why generation stopped, unified across providers; the provider's own value travels beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -144,9 +145,8 @@ pub(crate) fn write_events(out: &mut String, events: &[StreamEvent]) {
     out.push(']');
 }
 
-impl StreamEvent {
+impl WriteJson for StreamEvent {
     fn write_json(&self, out: &mut String) {
-        use crate::json::write::Object;
         let mut o = Object::new(out);
         match self {
             StreamEvent::Start { id, model, provider } => {
@@ -206,21 +206,35 @@ impl StreamEvent {
             }
             StreamEvent::Error { error } => {
                 o.str("type", "error");
-                o.str("message", &error.message);
-                o.opt_str("code", error.code.as_deref());
-                o.str("outcome", error.outcome.as_str());
-                if let Some(retryable) = error.retryable {
-                    o.key("retryable").push_str(if retryable { "true" } else { "false" });
-                }
+                error.write_fields(&mut o);
             }
         }
         o.end();
     }
 }
 
-impl Usage {
+impl ErrorInfo {
+    fn write_fields(&self, o: &mut Object<'_>) {
+        o.str("message", &self.message);
+        o.opt_str("code", self.code.as_deref());
+        o.str("outcome", self.outcome.as_str());
+        if let Some(retryable) = self.retryable {
+            o.key("retryable").push_str(if retryable { "true" } else { "false" });
+        }
+    }
+}
+
+impl WriteJson for ErrorInfo {
     fn write_json(&self, out: &mut String) {
-        let mut o = crate::json::write::Object::new(out);
+        let mut o = Object::new(out);
+        self.write_fields(&mut o);
+        o.end();
+    }
+}
+
+impl WriteJson for Usage {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
         o.uint("inputTokens", self.input_tokens);
         o.uint("outputTokens", self.output_tokens);
         o.uint("totalTokens", self.total_tokens);
@@ -233,7 +247,7 @@ impl Usage {
                 o.uint(key, value);
             }
         }
-        o.key("raw").push_str(self.raw.get());
+        self.raw.write_json(o.key("raw"));
         o.end();
     }
 }

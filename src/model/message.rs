@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::{ErrorInfo, FinishReason, RawJson, Usage};
+use crate::json::write::{Object, WriteJson};
 
 /// A tool call (§8.7): `arguments` is always a JSON string.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -88,10 +89,113 @@ impl FinalMessage {
             return Ok(super::ProcessResult::ToolCalls(self.tool_calls.clone()));
         }
         if has_outputs && !self.text.is_empty() {
-            if let Ok(value) = serde_json::from_str(&self.text) {
+            if let Ok(value) = crate::json::value::parse_value(&self.text) {
                 return Ok(super::ProcessResult::Json(value));
             }
         }
         Ok(super::ProcessResult::Text(self.text.clone()))
+    }
+}
+
+// The JSON text of these types, written by hand: byte for byte what their `Serialize` gives
+// through `serde_json::to_string` (the tests hold them to it), without serde's serializer.
+
+impl WriteJson for ToolCall {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.str("id", &self.id);
+        o.str("name", &self.name);
+        o.str("arguments", &self.arguments);
+        o.end();
+    }
+}
+
+impl WriteJson for Block {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        match self {
+            Block::Text { text, citations } => {
+                o.str("type", "text");
+                o.str("text", text);
+                if let Some(citations) = citations {
+                    citations.write_json(o.key("citations"));
+                }
+            }
+            Block::ToolCall { id, name, arguments } => {
+                o.str("type", "tool_call");
+                o.str("id", id);
+                o.str("name", name);
+                o.str("arguments", arguments);
+            }
+            Block::Reasoning { text, signature, redacted } => {
+                o.str("type", "reasoning");
+                o.str("text", text);
+                o.opt_str("signature", signature.as_deref());
+                o.opt_str("redacted", redacted.as_deref());
+            }
+            Block::Other { provider_type, data } => {
+                o.str("type", "other");
+                o.str("providerType", provider_type);
+                data.write_json(o.key("data"));
+            }
+        }
+        o.end();
+    }
+}
+
+impl WriteJson for FinalMessage {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.str("role", self.role);
+        self.content.write_json(o.key("content"));
+        o.str("text", &self.text);
+        o.str("reasoning", &self.reasoning);
+        self.tool_calls.write_json(o.key("toolCalls"));
+        match &self.usage {
+            Some(usage) => usage.write_json(o.key("usage")),
+            None => o.key("usage").push_str("null"),
+        }
+        o.str("finishReason", self.finish_reason.as_str());
+        match &self.raw_finish_reason {
+            Some(raw) => o.str("rawFinishReason", raw),
+            None => o.key("rawFinishReason").push_str("null"),
+        }
+        o.opt_str("id", self.id.as_deref());
+        o.opt_str("model", self.model.as_deref());
+        o.opt_str("provider", self.provider.as_deref());
+        if let Some(error) = &self.error {
+            error.write_json(o.key("error"));
+        }
+        o.key("complete").push_str(if self.complete { "true" } else { "false" });
+        if let Some(choices) = &self.choices {
+            choices.write_json(o.key("choices"));
+        }
+        o.end();
+    }
+}
+
+impl FinalMessage {
+    /// The message as JSON text, its buffer sized for the strings it carries (the text and the
+    /// tool arguments appear twice: at the top and in their blocks).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn json_text(&self) -> String {
+        let mut out = String::with_capacity(self.text_len() + 256);
+        self.write_json(&mut out);
+        out
+    }
+
+    fn text_len(&self) -> usize {
+        let blocks: usize = self
+            .content
+            .iter()
+            .map(|b| match b {
+                Block::Text { text, .. } | Block::Reasoning { text, .. } => text.len(),
+                Block::ToolCall { arguments, .. } => arguments.len(),
+                Block::Other { data, .. } => data.get().len(),
+            })
+            .sum();
+        let calls: usize = self.tool_calls.iter().map(|c| c.arguments.len() + 32).sum();
+        let choices: usize = self.choices.iter().flatten().map(FinalMessage::text_len).sum();
+        blocks + calls + choices + self.text.len() + self.reasoning.len()
     }
 }

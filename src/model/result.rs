@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::ToolCall;
+use crate::json::write::WriteJson;
 
 /// What `process` (and `Accumulator::result`) returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -21,4 +22,18 @@ pub enum ProcessResult {
     Vectors(Vec<Vec<f64>>),
     /// Several image URLs or base64 strings (§8.3).
     Strings(Vec<String>),
+}
+
+/// As the untagged `Serialize`: the variant's value alone.
+impl WriteJson for ProcessResult {
+    fn write_json(&self, out: &mut String) {
+        match self {
+            ProcessResult::Text(text) => text.write_json(out),
+            ProcessResult::Json(value) => value.write_json(out),
+            ProcessResult::ToolCalls(calls) => calls.write_json(out),
+            ProcessResult::Vector(vector) => vector.write_json(out),
+            ProcessResult::Vectors(vectors) => vectors.write_json(out),
+            ProcessResult::Strings(strings) => strings.write_json(out),
+        }
+    }
 }

@@ -3,35 +3,52 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::json::write::WriteJson;
+
 /// A JSON value kept as its original text: serialised verbatim, never re-parsed on the hot path.
-#[derive(Debug, Clone)]
-pub struct RawJson(pub Box<RawValue>);
+/// The text is one valid JSON value without surrounding whitespace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawJson(Box<str>);
 
 impl RawJson {
-    /// Wraps JSON text that is already known to be valid (it came out of a parser).
+    /// Wraps a serde_json raw value.
     pub fn from_raw(raw: &RawValue) -> RawJson {
-        RawJson(raw.to_owned())
+        RawJson(raw.get().into())
     }
 
-    /// Parses `text` as JSON; `None` when it is not JSON.
+    /// Wraps text this crate's JSON reader has validated (from `Reader::raw`) or its writer
+    /// wrote: one JSON value, no whitespace around it. Not checked again.
+    pub(crate) fn from_valid(text: &str) -> RawJson {
+        RawJson(text.into())
+    }
+
+    /// `null`.
+    pub(crate) fn null() -> RawJson {
+        RawJson::from_valid("null")
+    }
+
+    /// Parses `text` as JSON (whitespace around the value is dropped); `None` when it is not
+    /// one JSON value.
     pub fn parse(text: &str) -> Option<RawJson> {
-        RawValue::from_string(text.to_owned()).ok().map(RawJson)
+        crate::json::read_document(text.as_bytes(), |r| r.raw()).ok().map(RawJson::from_valid)
     }
 
     pub fn get(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 }
 
-impl PartialEq for RawJson {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
+/// Verbatim, as serde_json's `RawValue` (which is built here, for serde only).
 impl Serialize for RawJson {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        let raw = RawValue::from_string(self.0.clone().into()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+impl WriteJson for RawJson {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(&self.0);
     }
 }
 

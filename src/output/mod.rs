@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value;
+use crate::json::write::{Object, WriteJson};
 use crate::model::{Property, ToolCall};
 
 /// A tool call ready to run: its arguments parsed to an object.
@@ -18,6 +19,16 @@ pub struct Action {
     pub tool_call_id: String,
     pub tool_name: String,
     pub arguments: Map<String, Value>,
+}
+
+impl WriteJson for Action {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.str("toolCallId", &self.tool_call_id);
+        o.str("toolName", &self.tool_name);
+        self.arguments.write_json(o.key("arguments"));
+        o.end();
+    }
 }
 
 /// Parses every call's JSON arguments. An empty (or all-blank) string is `{}`, as models send

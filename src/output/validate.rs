@@ -31,7 +31,12 @@ impl JsonPath {
         if plain {
             format!(".{key}")
         } else {
-            format!("[{}]", Value::from(key))
+            {
+                let mut out = String::from("[");
+                crate::json::write::string(&mut out, key);
+                out.push(']');
+                out
+            }
         }
     }
 
@@ -102,7 +107,8 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
     }
     if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
         if !allowed.iter().any(|a| same(a, value)) {
-            return Err(path.fail(format!("{value} is not one of {}", Value::Array(allowed.clone()))));
+            use crate::json::write::WriteJson;
+            return Err(path.fail(format!("{} is not one of {}", value.to_json_text(), allowed.to_json_text())));
         }
     }
     match value {

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::json::read_document;
+use crate::json::write::{Object, WriteJson};
 use crate::model::{Agent, FinalMessage};
 use crate::providers::{read_count, Scalar};
 
@@ -12,6 +13,15 @@ use crate::providers::{read_count, Scalar};
 pub struct Span {
     pub name: &'static str,
     pub attributes: Map<String, Value>,
+}
+
+impl WriteJson for Span {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.str("name", self.name);
+        self.attributes.write_json(o.key("attributes"));
+        o.end();
+    }
 }
 
 /// The `process` span of a final message, streamed (`Accumulator::finish`) or not: the

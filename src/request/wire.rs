@@ -97,7 +97,9 @@ pub(crate) fn text(value: &str) -> String {
 /// A carried-in value as JSON text, written by `serde_json` as the `Value` bodies were.
 #[inline(never)]
 pub(crate) fn json(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    let mut out = String::new();
+    write::value(&mut out, value);
+    out
 }
 
 /// An array of values already written as JSON text.

@@ -1,17 +1,18 @@
 //! Errors and values across the JS boundary: JS data in as `serde_json::Value`, plain JSON data
 //! out through one `JSON.parse`, and crate errors as JS `Error`s carrying `code` and `path`.
 
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
 use crate::json::value::{parse_value, parse_value_bytes};
+use crate::json::write::WriteJson;
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
-/// Read through the engine's own `JSON.stringify` and serde_json: faster on real bodies than
-/// walking the object property by property, and no deserializer of its own in the binary.
+/// Read through the engine's own `JSON.stringify` and the crate's JSON reader
+/// (`json::value`): faster on real bodies than walking the object property by property, and
+/// no deserializer of its own in the binary.
 /// A value `JSON.stringify` refuses (a `BigInt`, a cycle) is `invalid_input` at `path`; lone
 /// surrogates in strings become U+FFFD.
 pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
@@ -34,12 +35,11 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     }
 }
 
-/// Any serialisable value as plain JS data: serialised to JSON text in Rust, parsed once by the
-/// engine's `JSON.parse` (one crossing, no per-property calls).
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| js_error(&Error::new(crate::ErrorCode::InvalidJson, e.to_string())))?;
-    js_sys::JSON::parse(&text)
+/// Any of the crate's result values as plain JS data: written to JSON text in Rust (by hand,
+/// as serde_json would write it, without serde's serializer), parsed once by the engine's
+/// `JSON.parse` (one crossing, no per-property calls).
+pub(crate) fn to_js<T: WriteJson + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&value.to_json_text())
 }
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors).

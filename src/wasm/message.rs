@@ -8,7 +8,6 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::to_js;
 use crate::model::{Block, FinalMessage};
 
 /// Strings at least this long are lifted; shorter ones are cheaper inside the JSON.
@@ -23,14 +22,14 @@ enum Step {
 
 pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsValue> {
     if !has_long_string(message) {
-        return to_js(message);
+        return js_sys::JSON::parse(&message.json_text());
     }
     // The long strings are moved out for the JSON and put back after, whatever happens: the
     // message is not copied, and it is whole again when this returns.
     let mut lifted = Vec::new();
     lift_message(message, &mut Vec::new(), &mut lifted);
     let result = (|| {
-        let object = to_js(&*message)?;
+        let object = js_sys::JSON::parse(&message.json_text())?;
         let mut made: Vec<(usize, JsValue)> = Vec::with_capacity(lifted.len());
         for (i, (path, text)) in lifted.iter().enumerate() {
             // The same text (the message's text and its text block) becomes one JS string.

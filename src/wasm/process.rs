@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{js_error, to_js, to_json};
 use crate::error::{Error, ErrorCode};
+use crate::json::write::WriteJson;
 use crate::model::{Agent, Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
 use crate::process::{process_with, to_message, ProcessOptions, Span};
@@ -141,7 +142,7 @@ fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
                 Some(_) => Err(Error::invalid_input(format!("toolCalls[{i}].{k}"), "expected a string")),
             };
             let arguments = match item.get("arguments") {
-                Some(v @ Value::Object(_)) => v.to_string(),
+                Some(v @ Value::Object(_)) => v.to_json_text(),
                 _ => text("arguments")?,
             };
             if !item.is_object() {

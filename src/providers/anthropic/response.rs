@@ -8,7 +8,7 @@
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{self, read_document, read_object, read_object_document, JsonResult, Kind};
+use crate::json::{read_document, read_object, read_object_document, JsonResult, Kind};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::providers::{ErrorBody, Scalar};
@@ -125,7 +125,7 @@ impl MessageBody<'_> {
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         for (index, raw) in self.content.into_iter().flatten().enumerate() {
             let Some(block) = ContentBlock::read(raw) else {
-                b.other_block(0, "unknown", RawJson::from_raw(json::raw_value(raw)));
+                b.other_block(0, "unknown", RawJson::from_valid(raw));
                 continue;
             };
             b.break_block(0);
@@ -133,7 +133,7 @@ impl MessageBody<'_> {
                 "text" => {
                     b.text(0, block.text.as_deref().unwrap_or(""))?;
                     for citation in block.citations.into_iter().flatten() {
-                        b.citation(0, RawJson::from_raw(json::raw_value(citation)));
+                        b.citation(0, RawJson::from_valid(citation));
                     }
                 }
                 "thinking" => {
@@ -148,13 +148,13 @@ impl MessageBody<'_> {
                     b.tool_arguments(0, at, &arguments)?;
                     b.end_tool_call(0, at);
                 }
-                other => b.other_block(0, other, RawJson::from_raw(json::raw_value(raw))),
+                other => b.other_block(0, other, RawJson::from_valid(raw)),
             }
         }
         if let Some(raw) = self.stop_reason.as_deref() {
             b.finish_reason(0, map_stop_reason(raw), raw)?;
         }
-        if let Some(usage) = self.usage.map(json::raw_value).and_then(convert_usage) {
+        if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
         b.end_all_choices()?;

@@ -6,8 +6,6 @@
 //! (`server_tool_use`, `web_search_tool_result`, any block type this crate does not model) are
 //! kept whole as `other` blocks, a streamed `server_tool_use` with its assembled `input`.
 
-use serde_json::value::RawValue;
-
 use super::map_stop_reason;
 use super::response::ContentBlock;
 use super::usage::Counts;
@@ -204,14 +202,14 @@ impl AnthropicStream {
     fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
-            b.set_usage(self.counts.usage(json::raw_value(raw)));
+            b.set_usage(self.counts.usage(raw));
         }
     }
 
     fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         self.open.retain(|(i, _)| *i != index);
         let Some(block) = ContentBlock::read(raw) else {
-            b.other_block(0, "unknown", RawJson::from_raw(json::raw_value(raw)));
+            b.other_block(0, "unknown", RawJson::from_valid(raw));
             return Ok(());
         };
         b.break_block(0);
@@ -219,7 +217,7 @@ impl AnthropicStream {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
                 for citation in block.citations.into_iter().flatten() {
-                    b.citation(0, RawJson::from_raw(json::raw_value(citation)));
+                    b.citation(0, RawJson::from_valid(citation));
                 }
                 Open::Content
             }
@@ -240,7 +238,7 @@ impl AnthropicStream {
                 Open::ServerTool { kind: "server_tool_use".into(), start: raw.to_owned(), input: String::new() }
             }
             other => {
-                b.other_block(0, other, RawJson::from_raw(json::raw_value(raw)));
+                b.other_block(0, other, RawJson::from_valid(raw));
                 Open::Content
             }
         };
@@ -256,7 +254,7 @@ impl AnthropicStream {
             "signature_delta" => b.reasoning_signature(0, delta.signature.as_deref().unwrap_or("")),
             "citations_delta" => {
                 if let Some(citation) = delta.citation {
-                    b.citation(0, RawJson::from_raw(json::raw_value(citation)));
+                    b.citation(0, RawJson::from_valid(citation));
                 }
             }
             "input_json_delta" => {
@@ -302,9 +300,9 @@ fn server_block(start: &str, input: &str) -> RawJson {
         if !input.trim().is_empty() {
             block.insert("input".into(), json::value::parse_value(input).ok()?);
         }
-        RawJson::parse(&serde_json::to_string(&block).ok()?)
+        Some(RawJson::from_valid(&crate::json::write::WriteJson::to_json_text(&block)))
     })();
-    assembled.or_else(|| RawJson::parse(start)).unwrap_or_else(|| RawJson(RawValue::NULL.to_owned()))
+    assembled.or_else(|| RawJson::parse(start)).unwrap_or_else(RawJson::null)
 }
 
 #[cfg(test)]

@@ -1,8 +1,6 @@
 //! Anthropic usage → [`Usage`]. `input_tokens` excludes cached tokens, which are counted apart
 //! as reads (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`).
 
-use serde_json::value::RawValue;
-
 use crate::json::{read_document, read_object};
 use crate::model::{RawJson, Usage};
 
@@ -47,7 +45,7 @@ impl Counts {
         }
     }
 
-    pub(crate) fn usage(self, raw: &RawValue) -> Usage {
+    pub(crate) fn usage(self, raw: &str) -> Usage {
         let input = self.input_tokens.unwrap_or(0);
         let output = self.output_tokens.unwrap_or(0);
         Usage {
@@ -57,11 +55,11 @@ impl Counts {
             reasoning_tokens: None,
             cache_read_tokens: self.cache_read_input_tokens,
             cache_write_tokens: self.cache_creation_input_tokens,
-            raw: RawJson::from_raw(raw),
+            raw: RawJson::from_valid(raw),
         }
     }
 }
 
-pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
-    Counts::read(raw.get()).map(|counts| counts.usage(raw))
+pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
+    Counts::read(raw).map(|counts| counts.usage(raw))
 }

@@ -1,6 +1,6 @@
 //! OpenAI Chat `usage` (and Groq's `x_groq.usage`, DeepSeek's cache counters) → [`Usage`].
 
-use crate::json::{raw_value, read_document};
+use crate::json::read_document;
 use crate::model::{RawJson, Usage};
 use crate::providers::{read_count, read_detail_count};
 
@@ -35,6 +35,6 @@ pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
         reasoning_tokens: reasoning,
         cache_read_tokens: cached.or(cache_hit),
         cache_write_tokens: None,
-        raw: RawJson::from_raw(raw_value(raw)),
+        raw: RawJson::from_valid(raw),
     })
 }

@@ -8,9 +8,7 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{
-    raw_value, read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader,
-};
+use crate::json::{read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::providers::{ErrorBody, Scalar};
@@ -170,7 +168,7 @@ impl ResponseBody<'_> {
         let mut refusal: Option<String> = None;
         for (index, raw) in self.output.into_iter().enumerate() {
             let Some(item) = Item::read(raw) else {
-                b.other_block(0, "unknown", RawJson::from_raw(raw_value(raw)));
+                b.other_block(0, "unknown", RawJson::from_valid(raw));
                 continue;
             };
             match item.kind.as_deref().unwrap_or("") {
@@ -192,7 +190,7 @@ impl ResponseBody<'_> {
                                 b.break_block(0);
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                                 for annotation in part.annotations.into_iter().flatten() {
-                                    b.citation(0, RawJson::from_raw(raw_value(annotation)));
+                                    b.citation(0, RawJson::from_valid(annotation));
                                 }
                             }
                         }
@@ -211,7 +209,7 @@ impl ResponseBody<'_> {
                     b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
                     b.end_tool_call(0, at);
                 }
-                other => b.other_block(0, other, RawJson::from_raw(raw_value(raw))),
+                other => b.other_block(0, other, RawJson::from_valid(raw)),
             }
         }
         let incomplete = self.incomplete_details.and_then(|d| d.reason.0);
@@ -219,7 +217,7 @@ impl ResponseBody<'_> {
             let raw = incomplete.as_deref().unwrap_or(status);
             b.finish_reason(0, map_status(status, incomplete.as_deref(), calls > 0), raw)?;
         }
-        if let Some(usage) = self.usage.map(raw_value).and_then(convert_usage) {
+        if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
         b.end_all_choices()?;

@@ -9,7 +9,7 @@ use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{raw_value, read_object, read_object_document, JsonResult, Reader};
+use crate::json::{read_object, read_object_document, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -177,7 +177,7 @@ impl ResponsesStream {
                     });
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
                     b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
-                    if let Some(usage) = r.usage.map(raw_value).and_then(convert_usage) {
+                    if let Some(usage) = r.usage.and_then(convert_usage) {
                         b.set_usage(usage);
                     }
                 }
@@ -189,7 +189,7 @@ impl ResponsesStream {
                     if let Some(error) = r.error {
                         b.error(error.info());
                     }
-                    if let Some(usage) = r.usage.map(raw_value).and_then(convert_usage) {
+                    if let Some(usage) = r.usage.and_then(convert_usage) {
                         b.set_usage(usage);
                     }
                 }
@@ -258,7 +258,7 @@ impl ResponsesStream {
     fn item_done(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
         let Some(text) = e.item else { return Ok(()) };
         let Some(item) = Item::read(text) else {
-            b.other_block(0, "unknown", RawJson::from_raw(raw_value(text)));
+            b.other_block(0, "unknown", RawJson::from_valid(text));
             return Ok(());
         };
         match item.kind.as_deref().unwrap_or("") {
@@ -285,7 +285,7 @@ impl ResponsesStream {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
                             for annotation in part.annotations.into_iter().flatten() {
-                                b.citation(0, RawJson::from_raw(raw_value(annotation)));
+                                b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
                     }
@@ -299,7 +299,7 @@ impl ResponsesStream {
                     }
                 }
             }
-            other => b.other_block(0, other, RawJson::from_raw(raw_value(text))),
+            other => b.other_block(0, other, RawJson::from_valid(text)),
         }
         Ok(())
     }

@@ -1,7 +1,5 @@
 //! Responses API usage → [`Usage`]: cached input and reasoning output tokens sit in `*_details`.
 
-use serde_json::value::RawValue;
-
 use crate::json::read_document;
 use crate::model::{RawJson, Usage};
 use crate::providers::{read_count, read_detail_count};
@@ -9,10 +7,10 @@ use crate::providers::{read_count, read_detail_count};
 /// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`. `None`
 /// when it is not an object; a `*_details` that is not an object reads as absent (the serde
 /// derive this replaces dropped the whole usage).
-pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
+pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
     let (mut input, mut output, mut total) = (None, None, None);
     let (mut cached, mut reasoning) = (None, None);
-    let is_object = read_document(raw.get().as_bytes(), |r| {
+    let is_object = read_document(raw.as_bytes(), |r| {
         r.object(|r, key| {
             match key {
                 b"input_tokens" => input = read_count(r)?,
@@ -37,6 +35,6 @@ pub(crate) fn convert_usage(raw: &RawValue) -> Option<Usage> {
         reasoning_tokens: reasoning,
         cache_read_tokens: cached,
         cache_write_tokens: None,
-        raw: RawJson::from_raw(raw),
+        raw: RawJson::from_valid(raw),
     })
 }
