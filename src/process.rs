@@ -15,7 +15,6 @@ pub use span::{message_span, Span};
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::read_document;
-use crate::json::value::parse_value;
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -259,10 +258,5 @@ fn result_of(agent: &Agent, message: &FinalMessage, extra: Extra) -> Result<Proc
             return Ok(ProcessResult::Text(refusal));
         }
     }
-    if agent.has_outputs() && !text.is_empty() {
-        if let Ok(value) = parse_value(&text) {
-            return Ok(ProcessResult::Json(value));
-        }
-    }
-    Ok(ProcessResult::Text(text))
+    Ok(ProcessResult::of_text(text, agent.has_outputs()))
 }

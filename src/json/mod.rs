@@ -389,7 +389,7 @@ impl<'a> Reader<'a> {
             Kind::Bool => {
                 let value = self.src[self.pos] == b't';
                 self.skip()?;
-                Ok(Some(Cow::Borrowed(if value { "true" } else { "false" })))
+                Ok(Some(Cow::Borrowed(write::boolean(value))))
             }
             Kind::Null | Kind::Object | Kind::Array => {
                 self.skip()?;

@@ -32,12 +32,23 @@ pub(crate) fn string(out: &mut String, text: &str) {
     out.push('"');
 }
 
-/// `text` as a JSON string literal, to quote a value in a message (`{:?}` would link the
-/// standard library's Unicode tables for its escapes: about 10 KB of the module).
+/// `text` as a JSON string literal in a new string: a string value of a request body
+/// (`request::wire::text`), or a name quoted in a message (`{:?}` would link the standard
+/// library's Unicode tables for its escapes).
+#[inline(never)]
 pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     string(&mut out, text);
     out
+}
+
+/// `true` or `false`.
+pub(crate) fn boolean(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
 }
 
 /// Appends an unsigned integer.
@@ -89,6 +100,10 @@ impl<'o> Object<'o> {
         if let Some(value) = value {
             self.str(key, value);
         }
+    }
+
+    pub(crate) fn bool(&mut self, key: &str, value: bool) {
+        self.key(key).push_str(boolean(value));
     }
 
     pub(crate) fn uint(&mut self, key: &str, value: u64) {
@@ -144,7 +159,7 @@ pub(crate) fn value(out: &mut String, value: &serde_json::Value) {
     use serde_json::Value;
     match value {
         Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Bool(b) => out.push_str(boolean(*b)),
         Value::Number(n) => number(out, n),
         Value::String(s) => string(out, s),
         Value::Array(items) => list(out, items, self::value),

@@ -15,8 +15,7 @@ use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
-use crate::request::wire::get;
-use crate::request::wire::{object, text};
+use crate::request::wire::{get, json, object, text};
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -59,7 +58,7 @@ fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
     let arguments = match get(function, "arguments") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text.clone(),
-        Some(other) => crate::json::write::WriteJson::to_json_text(other),
+        Some(other) => json(other),
     };
     Ok(ToolCall { id, name, arguments })
 }

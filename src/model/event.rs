@@ -219,7 +219,7 @@ impl ErrorInfo {
         o.opt_str("code", self.code.as_deref());
         o.str("outcome", self.outcome.as_str());
         if let Some(retryable) = self.retryable {
-            o.key("retryable").push_str(if retryable { "true" } else { "false" });
+            o.bool("retryable", retryable);
         }
     }
 }

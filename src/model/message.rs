@@ -88,12 +88,7 @@ impl FinalMessage {
         if !self.tool_calls.is_empty() {
             return Ok(super::ProcessResult::ToolCalls(self.tool_calls.clone()));
         }
-        if has_outputs && !self.text.is_empty() {
-            if let Ok(value) = crate::json::value::parse_value(&self.text) {
-                return Ok(super::ProcessResult::Json(value));
-            }
-        }
-        Ok(super::ProcessResult::Text(self.text.clone()))
+        Ok(super::ProcessResult::of_text(self.text.clone(), has_outputs))
     }
 }
 
@@ -166,7 +161,7 @@ impl WriteJson for FinalMessage {
         if let Some(error) = &self.error {
             error.write_json(o.key("error"));
         }
-        o.key("complete").push_str(if self.complete { "true" } else { "false" });
+        o.bool("complete", self.complete);
         if let Some(choices) = &self.choices {
             choices.write_json(o.key("choices"));
         }

@@ -24,6 +24,19 @@ pub enum ProcessResult {
     Strings(Vec<String>),
 }
 
+impl ProcessResult {
+    /// A message's text as a result: JSON-parsed when the agent declares outputs (§8.6), the
+    /// text itself when it is empty, there are none, or it is not JSON (§7.7).
+    pub(crate) fn of_text(text: String, has_outputs: bool) -> ProcessResult {
+        if has_outputs && !text.is_empty() {
+            if let Ok(value) = crate::json::value::parse_value(&text) {
+                return ProcessResult::Json(value);
+            }
+        }
+        ProcessResult::Text(text)
+    }
+}
+
 /// As the untagged `Serialize`: the variant's value alone.
 impl WriteJson for ProcessResult {
     fn write_json(&self, out: &mut String) {

@@ -31,12 +31,7 @@ impl JsonPath {
         if plain {
             format!(".{key}")
         } else {
-            {
-                let mut out = String::from("[");
-                crate::json::write::string(&mut out, key);
-                out.push(']');
-                out
-            }
+            format!("[{}]", crate::json::write::quoted(key))
         }
     }
 

@@ -3,8 +3,9 @@
 //! The text is byte for byte what `serde_json` writes for the `Value` bodies of
 //! [`super::build_chat_args`]: object keys sorted (serde_json's `Map` is a `BTreeMap` here), a
 //! key set twice keeps its place and its last value, and values carried in from the input
-//! (metadata, options, schemas) are written by `serde_json`'s own serializer, so numbers come
-//! out as they always did. Building no `Value` trees keeps their code out of the wasm module.
+//! (metadata, options, schemas) are written as `serde_json` writes them (`json::write::value`),
+//! so numbers come out as they always did. Building no `Value` trees keeps their code out of
+//! the wasm module.
 
 use serde_json::{Map, Value};
 
@@ -65,7 +66,7 @@ impl Fields {
     /// Sets `key` to `true` or `false`.
     #[inline(never)]
     pub(crate) fn bool(&mut self, key: &str, value: bool) {
-        self.set(key, if value { "true" } else { "false" }.to_owned());
+        self.set(key, write::boolean(value).to_owned());
     }
 
     /// The object as JSON text, keys in sorted order.
@@ -87,14 +88,9 @@ impl Fields {
 }
 
 /// `value` as a JSON string.
-#[inline(never)]
-pub(crate) fn text(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    write::string(&mut out, value);
-    out
-}
+pub(crate) use crate::json::write::quoted as text;
 
-/// A carried-in value as JSON text, written by `serde_json` as the `Value` bodies were.
+/// A carried-in value as JSON text, as `serde_json` writes it (`json::write::value`).
 #[inline(never)]
 pub(crate) fn json(value: &Value) -> String {
     let mut out = String::new();
