@@ -11,6 +11,8 @@
 
 pub mod accumulator;
 pub mod error;
+#[cfg(any(target_arch = "wasm32", test))]
+mod heap;
 pub(crate) mod json;
 pub mod limits;
 pub mod model;

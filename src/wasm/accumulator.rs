@@ -310,7 +310,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
                     "options.format",
                     format!(
                         "unknown format {}: use auto, openai-chat, anthropic or openai-responses",
-                        crate::json::write::quoted(&name)
+                        crate::json::write::quoted(name)
                     ),
                 )
             })?
