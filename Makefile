@@ -11,16 +11,34 @@ JS_TOOLS := tests/js/node_modules
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
 
 PKG := pkg
+
+# The release module is built for size (bench/FINDINGS.md §000): `opt-level = "z"` (Cargo.toml),
+# LLVM's inliner at RELEASE_INLINE, and the standard library rebuilt from source with it, so
+# its own code is size-optimised too, and with `panic = immediate-abort`: a panic (a bug: the
+# crate never panics on input) traps at once, without formatting a message. Those two need a
+# nightly toolchain and its `rust-src`; only this build uses them. Tests and `cargo build`
+# use stable, with panic messages.
+RELEASE_TOOLCHAIN := nightly
+RELEASE_INLINE := 50
+RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort -Cllvm-args=-inline-threshold=$(RELEASE_INLINE)
+RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 PKG_STAMP := $(PKG)/.built
 
 .PHONY: test demo bench tools pkg size clean fuzz
 
 ## ---- set-up: each step only when missing ---------------------------------------------------
-tools: .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
+tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
 
 .tools-rust:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+.tools-nightly:
+	@rustup toolchain list | grep -q '^$(RELEASE_TOOLCHAIN)' || rustup toolchain install $(RELEASE_TOOLCHAIN) --profile minimal
+	@rustup component list --installed --toolchain $(RELEASE_TOOLCHAIN) | grep -qx rust-src \
+		|| rustup component add rust-src --toolchain $(RELEASE_TOOLCHAIN)
+	@rustup target list --installed --toolchain $(RELEASE_TOOLCHAIN) | grep -qx wasm32-unknown-unknown \
+		|| rustup target add wasm32-unknown-unknown --toolchain $(RELEASE_TOOLCHAIN)
 
 .tools-wasm-pack:
 	@command -v wasm-pack >/dev/null || cargo install wasm-pack
@@ -40,9 +58,10 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-$(PKG_STAMP): $(WASM_SRC) $(shell find pkg-template -type f) | .tools-rust .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
-	wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack
+	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
+		wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack . -- $(RELEASE_CARGO_FLAGS)
 	@# CommonJS glue for require(): the same .wasm, instantiated synchronously by wasm-bindgen's nodejs glue.
 	rm -rf target/pkg-cjs
 	wasm-bindgen --target nodejs --out-dir target/pkg-cjs --out-name llm_wire target/wasm32-unknown-unknown/release/llm_wire.wasm
