@@ -112,7 +112,7 @@ impl EmbeddingBody<'_> {
             );
         }
         if vectors.len() == 1 {
-            return Ok(ProcessResult::Vector(vectors.remove(0)));
+            return Ok(ProcessResult::Vector(vectors.pop().unwrap_or_default()));
         }
         Ok(ProcessResult::Vectors(vectors))
     }

@@ -79,7 +79,7 @@ impl ImageBody<'_> {
             0 => {
                 Err(Error::new(ErrorCode::EmptyResponse, "Empty image response: no item carries a `url` or `b64_json`"))
             }
-            1 => Ok(ProcessResult::Text(out.remove(0))),
+            1 => Ok(ProcessResult::Text(out.pop().unwrap_or_default())),
             _ => Ok(ProcessResult::Strings(out)),
         }
     }
