@@ -241,12 +241,13 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
 }
 
 /// §8.1/§8.4/§8.5 read off the message: tool calls, else the text (JSON-parsed when the agent
-/// has outputs, the raw string when it does not parse), else a refusal's text.
-fn result_of(agent: &Agent, message: &FinalMessage, extra: Extra) -> Result<ProcessResult> {
+/// has outputs, the raw string when it does not parse), else a refusal's text. The calls or the
+/// text are moved out of the message, which is kept only for the span (that reads neither).
+fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<ProcessResult> {
     if !message.tool_calls.is_empty() {
-        return Ok(ProcessResult::ToolCalls(message.tool_calls.clone()));
+        return Ok(ProcessResult::ToolCalls(std::mem::take(&mut message.tool_calls)));
     }
-    let text = extra.output_text.unwrap_or_else(|| message.text.clone());
+    let text = extra.output_text.unwrap_or_else(|| std::mem::take(&mut message.text));
     if text.is_empty() {
         if let Some(refusal) = extra.refusal.filter(|r| !r.is_empty()) {
             return Ok(ProcessResult::Text(refusal));
