@@ -14,7 +14,7 @@ pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::read_document;
+use crate::json::{read_document, JsonError};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -105,9 +105,9 @@ impl Api {
                 Ok(())
             })
         })
-        .map_err(|e| invalid_body(&e.to_string()))?;
+        .map_err(invalid_body)?;
         if !is_object {
-            return Err(invalid_body("expected an object"));
+            return Err(invalid_body(JsonError::not_an_object()));
         }
         let shape = (kind, object, has_output);
         Ok(match (shape.0.as_deref(), shape.1.as_deref()) {
@@ -119,11 +119,12 @@ impl Api {
     }
 }
 
-fn invalid_body(why: &str) -> Error {
-    let message = if why.starts_with("expected an object") {
+/// A body that is not JSON, or not an object.
+fn invalid_body(e: JsonError) -> Error {
+    let message = if e.what == JsonError::not_an_object().what {
         "the response body is not a JSON object".to_owned()
     } else {
-        format!("the response body is not a valid response object: {why}")
+        format!("the response body is not a valid response object: {e}")
     };
     Error::new(ErrorCode::InvalidJson, message).with_path("response")
 }
@@ -162,12 +163,8 @@ pub fn process_with<'a>(
     let text = response.text()?;
     let mut message = None;
     let outcome = (|| match Api::of(agent)? {
-        Api::Embedding => {
-            openai_embeddings::response::EmbeddingBody::read(&text).map_err(|e| invalid_body(&e.to_string()))?.result()
-        }
-        Api::Image => {
-            openai_images::response::ImageBody::read(&text).map_err(|e| invalid_body(&e.to_string()))?.result()
-        }
+        Api::Embedding => openai_embeddings::response::EmbeddingBody::read(&text).map_err(invalid_body)?.result(),
+        Api::Image => openai_images::response::ImageBody::read(&text).map_err(invalid_body)?.result(),
         api => {
             let (built, extra) = message_of(api, &text, provider_of(Some(agent)))?;
             result_of(agent, message.insert(built), extra)
@@ -223,17 +220,14 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let mut b = MessageBuilder::new(Limits::default(), provider);
     let mut extra = Extra::default();
     match api {
-        Api::Anthropic => {
-            anthropic::response::MessageBody::read(text).map_err(|e| invalid_body(&e.to_string()))?.feed(&mut b)?
-        }
+        Api::Anthropic => anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?,
         Api::Responses => {
-            let body =
-                openai_responses::response::ResponseBody::read(text).map_err(|e| invalid_body(&e.to_string()))?;
+            let body = openai_responses::response::ResponseBody::read(text).map_err(invalid_body)?;
             extra.output_text = body.output_text.as_deref().map(str::to_owned);
             extra.refusal = body.feed(&mut b)?;
         }
         _ => {
-            let body = openai_chat::response::Completion::read(text).map_err(|e| invalid_body(&e.to_string()))?;
+            let body = openai_chat::response::Completion::read(text).map_err(invalid_body)?;
             let extras = body.feed(&mut b)?;
             if !extras.has_choices {
                 return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
@@ -247,12 +241,13 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
 }
 
 /// §8.1/§8.4/§8.5 read off the message: tool calls, else the text (JSON-parsed when the agent
-/// has outputs, the raw string when it does not parse), else a refusal's text.
-fn result_of(agent: &Agent, message: &FinalMessage, extra: Extra) -> Result<ProcessResult> {
+/// has outputs, the raw string when it does not parse), else a refusal's text. The calls or the
+/// text are moved out of the message, which is kept only for the span (that reads neither).
+fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<ProcessResult> {
     if !message.tool_calls.is_empty() {
-        return Ok(ProcessResult::ToolCalls(message.tool_calls.clone()));
+        return Ok(ProcessResult::ToolCalls(std::mem::take(&mut message.tool_calls)));
     }
-    let text = extra.output_text.unwrap_or_else(|| message.text.clone());
+    let text = extra.output_text.unwrap_or_else(|| std::mem::take(&mut message.text));
     if text.is_empty() {
         if let Some(refusal) = extra.refusal.filter(|r| !r.is_empty()) {
             return Ok(ProcessResult::Text(refusal));

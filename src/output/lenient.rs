@@ -72,8 +72,7 @@ fn objects(text: &str) -> Vec<&str> {
 fn without_trailing_commas(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    for (i, c) in text.char_indices() {
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -84,7 +83,7 @@ fn without_trailing_commas(text: &str) -> String {
         } else if c == '"' {
             in_string = true;
         } else if c == ',' {
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            let next = text[i + 1..].chars().find(|c| !c.is_whitespace());
             if matches!(next, Some('}') | Some(']')) {
                 continue;
             }

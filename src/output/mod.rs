@@ -35,32 +35,28 @@ impl WriteJson for Action {
 /// for tools without parameters; invalid JSON or a value that is not an object is
 /// `invalid_json`, naming the call and with the path `toolCalls[i].arguments`.
 pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
-    tool_calls
-        .iter()
-        .enumerate()
-        .map(|(i, call)| {
-            let fail = |why: String| {
-                Error::new(
-                    ErrorCode::InvalidJson,
-                    format!("tool call {} ({}): {why}", crate::json::write::quoted(&call.id), call.name),
-                )
-                .with_path(format!("toolCalls[{i}].arguments"))
-            };
-            let text = call.arguments.trim();
-            let arguments = if text.is_empty() {
-                Map::new()
-            } else {
-                match parse_value(text) {
-                    Ok(Value::Object(map)) => map,
-                    Ok(other) => {
-                        return Err(fail(format!("arguments are {}, not an object", validate::kind_of(&other))))
-                    }
-                    Err(e) => return Err(fail(format!("arguments are not valid JSON: {e}"))),
-                }
-            };
-            Ok(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments })
-        })
-        .collect()
+    let mut actions = Vec::with_capacity(tool_calls.len());
+    for (i, call) in tool_calls.iter().enumerate() {
+        let text = call.arguments.trim();
+        let fail = |why: String| {
+            Error::new(
+                ErrorCode::InvalidJson,
+                format!("tool call {} ({}): {why}", crate::json::write::quoted(&call.id), call.name),
+            )
+            .with_path(format!("toolCalls[{i}].arguments"))
+        };
+        let arguments = if text.is_empty() {
+            Map::new()
+        } else {
+            match parse_value(text) {
+                Ok(Value::Object(map)) => map,
+                Ok(other) => return Err(fail(format!("arguments are {}, not an object", validate::kind_of(&other)))),
+                Err(e) => return Err(fail(format!("arguments are not valid JSON: {e}"))),
+            }
+        };
+        actions.push(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments });
+    }
+    Ok(actions)
 }
 
 /// Options of [`parse_structured_output`].

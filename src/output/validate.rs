@@ -17,12 +17,20 @@ impl JsonPath {
         JsonPath("$".to_owned())
     }
 
-    fn with<T>(&mut self, segment: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+    /// `value` checked against `property` with `segment` added to the path. A failure leaves
+    /// the segment on, as every failure ends the walk.
+    fn check(&mut self, segment: &str, value: &Value, property: &Property) -> Result<()> {
         let len = self.0.len();
         self.0.push_str(segment);
-        let out = f(self);
+        check(value, property, self)?;
         self.0.truncate(len);
-        out
+        Ok(())
+    }
+
+    /// A failure at `segment` below the path.
+    fn fail_at(&mut self, segment: &str, message: String) -> Error {
+        self.0.push_str(segment);
+        self.fail(message)
     }
 
     fn key_segment(key: &str) -> String {
@@ -62,22 +70,19 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
         let segment = JsonPath::key_segment(&property.name);
         match map.get(&property.name) {
             None | Some(Value::Null) if property.required => {
-                return path.with(&segment, |p| {
-                    Err(p.fail(format!(
-                        "the required property {} is missing",
-                        crate::json::write::quoted(&property.name)
-                    )))
-                });
+                return Err(path.fail_at(
+                    &segment,
+                    format!("the required property {} is missing", crate::json::write::quoted(&property.name)),
+                ));
             }
             None | Some(Value::Null) => {}
-            Some(v) => path.with(&segment, |p| check(v, property, p))?,
+            Some(v) => path.check(&segment, v, property)?,
         }
     }
     if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
         let segment = JsonPath::key_segment(key);
-        return path.with(&segment, |p| {
-            Err(p.fail(format!("{} is not a property of the output schema", crate::json::write::quoted(key))))
-        });
+        return Err(path
+            .fail_at(&segment, format!("{} is not a property of the output schema", crate::json::write::quoted(key))));
     }
     Ok(())
 }
@@ -116,9 +121,9 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
             Some(item) => {
                 for (i, v) in items.iter().enumerate() {
                     if v.is_null() {
-                        return path.with(&format!("[{i}]"), |p| Err(p.fail("expected an item, got null".into())));
+                        return Err(path.fail_at(&format!("[{i}]"), "expected an item, got null".into()));
                     }
-                    path.with(&format!("[{i}]"), |p| check(v, item, p))?;
+                    path.check(&format!("[{i}]"), v, item)?;
                 }
                 Ok(())
             }

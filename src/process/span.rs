@@ -62,8 +62,12 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
                 set("gen_ai.response.model", model.as_str().into());
             }
             let choices = message.choices.as_deref().unwrap_or(std::slice::from_ref(message));
-            let reasons: Vec<Value> =
-                choices.iter().filter_map(|c| c.raw_finish_reason.clone()).map(Value::from).collect();
+            let mut reasons = Vec::new();
+            for choice in choices {
+                if let Some(reason) = &choice.raw_finish_reason {
+                    reasons.push(Value::from(reason.as_str()));
+                }
+            }
             if !reasons.is_empty() {
                 set("gen_ai.response.finish_reasons", Value::Array(reasons));
             }

@@ -80,7 +80,8 @@ fn has_long_string(m: &FinalMessage) -> bool {
 fn lift_message(m: &mut FinalMessage, at: &mut Vec<Step>, out: &mut Vec<(Vec<Step>, String)>) {
     let mut take = |steps: &[Step], text: &mut String| {
         if text.len() >= LONG {
-            let path = at.iter().chain(steps).copied().collect();
+            let mut path = at.clone();
+            path.extend_from_slice(steps);
             out.push((path, std::mem::take(text)));
         }
     };

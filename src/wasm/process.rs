@@ -132,26 +132,39 @@ fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
     let Value::Array(items) = value else {
         return Err(Error::invalid_input("toolCalls", "expected a list of tool calls"));
     };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let text = |k: &str| match item.get(k) {
-                Some(Value::String(s)) => Ok(s.clone()),
-                None | Some(Value::Null) => Ok(String::new()),
-                Some(_) => Err(Error::invalid_input(format!("toolCalls[{i}].{k}"), "expected a string")),
-            };
-            let arguments = match item.get("arguments") {
-                Some(v @ Value::Object(_)) => v.to_json_text(),
-                _ => text("arguments")?,
-            };
-            if !item.is_object() {
-                return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
-                    .with_path(format!("toolCalls[{i}]")));
-            }
-            Ok(ToolCall { id: text("id")?, name: text("name")?, arguments })
-        })
-        .collect()
+    let mut calls = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let text = |k: &str| match item.get(k) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(_) => Err(Error::invalid_input(indexed("toolCalls", i, &[".", k].concat()), "expected a string")),
+        };
+        let arguments = match item.get("arguments") {
+            Some(v @ Value::Object(_)) => v.to_json_text(),
+            _ => text("arguments")?,
+        };
+        if !item.is_object() {
+            return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object").with_path(indexed(
+                "toolCalls",
+                i,
+                "",
+            )));
+        }
+        calls.push(ToolCall { id: text("id")?, name: text("name")?, arguments });
+    }
+    Ok(calls)
+}
+
+/// `prefix`, `[index]` and `suffix` in one string: the path of a list element in an error
+/// (`toolCalls[2].name`).
+fn indexed(prefix: &str, index: usize, suffix: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + suffix.len() + 8);
+    out.push_str(prefix);
+    out.push('[');
+    crate::json::write::uint(&mut out, index as u64);
+    out.push(']');
+    out.push_str(suffix);
+    out
 }
 
 #[cfg(test)]

@@ -36,9 +36,12 @@ impl<'a> MessageBody<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut MessageBody<'a>, r, key| {
-            match key {
-                b"id" => body.id = Scalar::read(r)?,
-                b"model" => body.model = Scalar::read(r)?,
+            // One read for every text field: the match only picks where it goes.
+            let slot = match key {
+                b"id" => &mut body.id,
+                b"model" => &mut body.model,
+                b"stop_reason" => &mut body.stop_reason,
+                b"type" => &mut body.kind,
                 b"content" => {
                     let mut content = Vec::new();
                     let is_array = r.array(|r| {
@@ -46,13 +49,13 @@ impl<'a> MessageBody<'a> {
                         Ok(())
                     })?;
                     body.content = is_array.then_some(content);
+                    return Ok(());
                 }
-                b"stop_reason" => body.stop_reason = Scalar::read(r)?,
-                b"usage" => body.usage = r.raw_non_null()?,
-                b"type" => body.kind = Scalar::read(r)?,
-                b"error" => body.error = ErrorBody::read_field(r)?,
-                _ => {}
-            }
+                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
+                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
@@ -83,29 +86,33 @@ impl<'a> ContentBlock<'a> {
         let mut citations_ok = true;
         let block = read_document(text.as_bytes(), |r| {
             read_object(r, |block: &mut ContentBlock<'a>, r, key| {
-                match key {
-                    b"type" => block.kind = Scalar::read(r)?,
-                    b"text" => block.text = Scalar::read(r)?,
-                    b"citations" => match r.peek()? {
-                        Kind::Null => block.citations = None,
-                        Kind::Array => {
-                            let mut citations = Vec::new();
-                            r.array(|r| {
-                                citations.push(r.raw()?);
-                                Ok(())
-                            })?;
-                            block.citations = Some(citations);
+                let slot = match key {
+                    b"type" => &mut block.kind,
+                    b"text" => &mut block.text,
+                    b"thinking" => &mut block.thinking,
+                    b"signature" => &mut block.signature,
+                    b"data" => &mut block.data,
+                    b"id" => &mut block.id,
+                    b"name" => &mut block.name,
+                    b"citations" => {
+                        match r.peek()? {
+                            Kind::Null => block.citations = None,
+                            Kind::Array => {
+                                let mut citations = Vec::new();
+                                r.array(|r| {
+                                    citations.push(r.raw()?);
+                                    Ok(())
+                                })?;
+                                block.citations = Some(citations);
+                            }
+                            _ => citations_ok = false,
                         }
-                        _ => citations_ok = false,
-                    },
-                    b"thinking" => block.thinking = Scalar::read(r)?,
-                    b"signature" => block.signature = Scalar::read(r)?,
-                    b"data" => block.data = Scalar::read(r)?,
-                    b"id" => block.id = Scalar::read(r)?,
-                    b"name" => block.name = Scalar::read(r)?,
-                    b"input" => block.input = r.raw_non_null()?,
-                    _ => {}
-                }
+                        return Ok(());
+                    }
+                    b"input" => return r.raw_non_null().map(|input| block.input = input),
+                    _ => return Ok(()),
+                };
+                *slot = Scalar::read(r)?;
                 Ok(())
             })
         });

@@ -3,6 +3,7 @@
 
 use crate::json::{read_document, read_object};
 use crate::model::{RawJson, Usage};
+use crate::providers::read_count;
 
 /// The counts of one usage object; a stream restates some of them in `message_delta`.
 #[derive(Default, Clone, Copy, Debug, PartialEq)]
@@ -14,9 +15,9 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
-    /// The counts of a usage object's JSON text, each read as [`crate::providers::read_count`] reads
-    /// it (integers, floats such as `12.0`, numeric strings; null or anything else is absent).
-    /// `None` when the text is not an object; a repeated key is read again (the last one wins).
+    /// The counts of a usage object's JSON text, each read by [`read_count`] (integers, floats such
+    /// as `12.0`, numeric strings; null or anything else is absent). `None` when the text is not
+    /// an object; a repeated key is read again (the last one wins).
     pub(crate) fn read(text: &str) -> Option<Counts> {
         let counts = read_document(text.as_bytes(), |r| {
             read_object(r, |counts: &mut Counts, r, key| {
@@ -27,8 +28,7 @@ impl Counts {
                     b"cache_creation_input_tokens" => &mut counts.cache_creation_input_tokens,
                     _ => return Ok(()),
                 };
-                let value = r.scalar()?.and_then(|text| text.parse::<f64>().ok());
-                *slot = value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64);
+                *slot = read_count(r)?;
                 Ok(())
             })
         });

@@ -1,37 +1,54 @@
-//! OpenAI Chat `usage` (and Groq's `x_groq.usage`, DeepSeek's cache counters) → [`Usage`].
+//! OpenAI Chat `usage` (and Groq's `x_groq.usage`, DeepSeek's cache counters) → [`Usage`], and
+//! the reader it shares with the Responses API, whose usage differs only in its key names.
 
 use crate::json::read_document;
 use crate::model::{RawJson, Usage};
 use crate::providers::{read_count, read_detail_count};
 
+const CHAT_KEYS: &[&[u8]] = &[
+    b"prompt_tokens",
+    b"completion_tokens",
+    b"total_tokens",
+    b"prompt_tokens_details",
+    b"completion_tokens_details",
+    // DeepSeek's name for cached prompt tokens.
+    b"prompt_cache_hit_tokens",
+];
+
 /// Normalises a usage object (its raw JSON text); `None` when it is not an object.
 pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
-    let (mut prompt, mut completion, mut total) = (None, None, None);
-    let (mut cached, mut reasoning, mut cache_hit) = (None, None, None);
+    // The sum wraps as the plain `+` this replaces did in a release build.
+    read_usage(raw, CHAT_KEYS, u64::wrapping_add)
+}
+
+/// A usage object read with `keys`, named in this order: input, output and total tokens, the
+/// input details (their `cached_tokens`), the output details (their `reasoning_tokens`), and
+/// optionally a second count of cached input tokens. `None` when it is not an object; a
+/// `*_details` that is not an object reads as absent; a repeated key is read again (the last
+/// one wins). Without a total, the total is `sum` of input and output.
+pub(crate) fn read_usage(raw: &str, keys: &[&[u8]], sum: fn(u64, u64) -> u64) -> Option<Usage> {
+    let mut counts = [None; 6];
     let is_object = read_document(raw.as_bytes(), |r| {
         r.object(|r, key| {
-            match key {
-                b"prompt_tokens" => prompt = read_count(r)?,
-                b"completion_tokens" => completion = read_count(r)?,
-                b"total_tokens" => total = read_count(r)?,
-                // DeepSeek's name for cached prompt tokens.
-                b"prompt_cache_hit_tokens" => cache_hit = read_count(r)?,
-                b"prompt_tokens_details" => cached = read_detail_count(r, b"cached_tokens")?,
-                b"completion_tokens_details" => reasoning = read_detail_count(r, b"reasoning_tokens")?,
-                _ => {}
-            }
+            let Some(at) = keys.iter().position(|k| *k == key) else { return Ok(()) };
+            counts[at] = match at {
+                3 => read_detail_count(r, b"cached_tokens")?,
+                4 => read_detail_count(r, b"reasoning_tokens")?,
+                _ => read_count(r)?,
+            };
             Ok(())
         })
     });
     if is_object != Ok(true) {
         return None;
     }
-    let input = prompt.unwrap_or(0);
-    let output = completion.unwrap_or(0);
+    let [input, output, total, cached, reasoning, cache_hit] = counts;
+    let input = input.unwrap_or(0);
+    let output = output.unwrap_or(0);
     Some(Usage {
         input_tokens: input,
         output_tokens: output,
-        total_tokens: total.unwrap_or(input + output),
+        total_tokens: total.unwrap_or_else(|| sum(input, output)),
         reasoning_tokens: reasoning,
         cache_read_tokens: cached.or(cache_hit),
         cache_write_tokens: None,

@@ -112,7 +112,7 @@ impl EmbeddingBody<'_> {
             );
         }
         if vectors.len() == 1 {
-            return Ok(ProcessResult::Vector(vectors.remove(0)));
+            return Ok(ProcessResult::Vector(vectors.pop().unwrap_or_default()));
         }
         Ok(ProcessResult::Vectors(vectors))
     }
@@ -124,7 +124,13 @@ pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, Str
     if bytes.len() % 4 != 0 {
         return Err(format!("a base64 embedding decodes to {} bytes, not a whole number of float32", bytes.len()));
     }
-    Ok(bytes.chunks_exact(4).map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect())
+    let mut out = Vec::with_capacity(bytes.len() / 4);
+    let mut at = 0;
+    while let Some(&[a, b, c, d]) = bytes.get(at..at + 4) {
+        out.push(f64::from(f32::from_le_bytes([a, b, c, d])));
+        at += 4;
+    }
+    Ok(out)
 }
 
 fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {

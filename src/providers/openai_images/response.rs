@@ -2,7 +2,7 @@
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_list, read_object_document, JsonResult, Reader};
+use crate::json::{read_object_document, JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::providers::{ErrorBody, Scalar};
@@ -27,7 +27,17 @@ impl<'a> ImageBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut ImageBody<'a>, r, key| {
             match key {
-                b"data" => body.data = read_list(r, Item::read)?.into_iter().flatten().collect(),
+                b"data" => {
+                    // Items that are not objects are left out.
+                    let mut data = Vec::new();
+                    r.array(|r| {
+                        if let Some(item) = Item::read(r)? {
+                            data.push(item);
+                        }
+                        Ok(())
+                    })?;
+                    body.data = data;
+                }
                 b"error" => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
@@ -58,19 +68,18 @@ impl ImageBody<'_> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
-        let items = self.data;
-        let mut out: Vec<String> = items
-            .into_iter()
-            .filter_map(|item| {
-                let url = item.url.0.filter(|u| !u.is_empty());
-                url.or(item.b64_json.0.filter(|b| !b.is_empty())).map(|s| s.into_owned())
-            })
-            .collect();
+        let mut out = Vec::new();
+        for item in &self.data {
+            let url = item.url.as_deref().filter(|u| !u.is_empty());
+            if let Some(image) = url.or(item.b64_json.as_deref().filter(|b| !b.is_empty())) {
+                out.push(image.to_owned());
+            }
+        }
         match out.len() {
             0 => {
                 Err(Error::new(ErrorCode::EmptyResponse, "Empty image response: no item carries a `url` or `b64_json`"))
             }
-            1 => Ok(ProcessResult::Text(out.remove(0))),
+            1 => Ok(ProcessResult::Text(out.pop().unwrap_or_default())),
             _ => Ok(ProcessResult::Strings(out)),
         }
     }

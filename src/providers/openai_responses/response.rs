@@ -35,17 +35,19 @@ impl<'a> ResponseBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut ResponseBody<'a>, r, key| {
-            match key {
-                b"id" => body.id = Scalar::read(r)?,
-                b"model" => body.model = Scalar::read(r)?,
-                b"status" => body.status = Scalar::read(r)?,
-                b"incomplete_details" => body.incomplete_details = Incomplete::read(r)?,
-                b"output" => body.output = read_list(r, Reader::raw)?,
-                b"output_text" => body.output_text = Scalar::read(r)?,
-                b"usage" => body.usage = r.raw_non_null()?,
-                b"error" => body.error = ErrorBody::read_field(r)?,
-                _ => {}
-            }
+            // One read for every text field: the match only picks where it goes.
+            let slot = match key {
+                b"id" => &mut body.id,
+                b"model" => &mut body.model,
+                b"status" => &mut body.status,
+                b"output_text" => &mut body.output_text,
+                b"incomplete_details" => return Incomplete::read(r).map(|d| body.incomplete_details = d),
+                b"output" => return read_list(r, Reader::raw).map(|output| body.output = output),
+                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
+                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
@@ -103,16 +105,17 @@ impl<'a> Item<'a> {
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
         let read = read_document(text.as_bytes(), |r| {
             let item = read_object(r, |item: &mut Item<'a>, r, key| {
-                match key {
-                    b"type" => item.kind = Scalar::read(r)?,
-                    b"id" => item.id = Scalar::read(r)?,
-                    b"call_id" => item.call_id = Scalar::read(r)?,
-                    b"name" => item.name = Scalar::read(r)?,
-                    b"arguments" => item.arguments = Scalar::read(r)?,
-                    b"summary" => item.summary = list(r, Part::read)?,
-                    b"content" => item.content = list(r, Part::read)?,
-                    _ => {}
-                }
+                let slot = match key {
+                    b"type" => &mut item.kind,
+                    b"id" => &mut item.id,
+                    b"call_id" => &mut item.call_id,
+                    b"name" => &mut item.name,
+                    b"arguments" => &mut item.arguments,
+                    b"summary" => return list(r, Part::read).map(|parts| item.summary = parts),
+                    b"content" => return list(r, Part::read).map(|parts| item.content = parts),
+                    _ => return Ok(()),
+                };
+                *slot = Scalar::read(r)?;
                 Ok(())
             })?;
             item.ok_or_else(not_an_item)
@@ -124,13 +127,14 @@ impl<'a> Item<'a> {
 impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let part = read_object(r, |part: &mut Part<'a>, r, key| {
-            match key {
-                b"type" => part.kind = Scalar::read(r)?,
-                b"text" => part.text = Scalar::read(r)?,
-                b"refusal" => part.refusal = Scalar::read(r)?,
-                b"annotations" => part.annotations = list(r, Reader::raw)?,
-                _ => {}
-            }
+            let slot = match key {
+                b"type" => &mut part.kind,
+                b"text" => &mut part.text,
+                b"refusal" => &mut part.refusal,
+                b"annotations" => return list(r, Reader::raw).map(|list| part.annotations = list),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })?;
         part.ok_or_else(not_an_item)
