@@ -8,4 +8,4 @@ mod usage;
 
 pub(crate) use finish_reason::map_finish_reason;
 pub(crate) use stream::ChatStream;
-pub(crate) use usage::convert_usage;
+pub(crate) use usage::{convert_usage, read_usage};

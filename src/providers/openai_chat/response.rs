@@ -8,7 +8,6 @@
 use super::map_finish_reason;
 use super::stream::{apply_delta, read_chunk, Chunk};
 /// The usage reader the Responses API shares (its module is private to this provider).
-pub(crate) use super::usage::read_usage;
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::JsonResult;

@@ -1,7 +1,7 @@
 //! Responses API usage → [`Usage`]: cached input and reasoning output tokens sit in `*_details`.
 
 use crate::model::Usage;
-use crate::providers::openai_chat::response::read_usage;
+use crate::providers::openai_chat::read_usage;
 
 /// Responses usage: cached input tokens and reasoning output tokens sit in `*_details`. `None`
 /// when it is not an object; a `*_details` that is not an object reads as absent (the serde
