@@ -53,7 +53,10 @@ pub(crate) fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// Installs the panic hook once per instance, so a bug shows its message in the console.
+/// Installs the panic hook once per instance, so a bug shows its message in the console. The
+/// npm package's module is built with `panic = immediate-abort` (see the Makefile): there a
+/// panic traps at once (`RuntimeError: unreachable`) and the hook is never reached; test and
+/// `cargo` builds keep the message.
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
