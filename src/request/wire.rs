@@ -130,6 +130,23 @@ fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
     object.finish()
 }
 
+/// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
+#[inline(never)]
+pub(crate) fn field(path: &str, key: &str) -> String {
+    [path, ".", key].concat()
+}
+
+/// `path[i]`, the path of an array element.
+#[inline(never)]
+pub(crate) fn index(path: &str, i: usize) -> String {
+    let mut out = String::with_capacity(path.len() + 4);
+    out.push_str(path);
+    out.push('[');
+    write::uint(&mut out, i as u64);
+    out.push(']');
+    out
+}
+
 /// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map
 /// search at every call site of the cold `Value` code (tools, OpenAPI, attributes) adds up.
 pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
