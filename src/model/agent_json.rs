@@ -213,18 +213,23 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
             ["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"].concat(),
         ));
     }
-    Ok(ModelOptions {
-        temperature: options.opt_number("temperature")?,
-        max_output_tokens: options.opt_number("maxOutputTokens")?,
-        top_p: options.opt_number("topP")?,
-        top_k: options.opt_number("topK")?,
-        frequency_penalty: options.opt_number("frequencyPenalty")?,
-        presence_penalty: options.opt_number("presencePenalty")?,
-        stop_sequences: options.strings("stopSequences")?,
-        seed: options.opt_number("seed")?,
-        allow_multiple_tool_calls: options.opt_bool("allowMultipleToolCalls")?,
-        additional_properties: options.opt_object("additionalProperties")?.cloned().unwrap_or_default(),
-    })
+    // Filled field by field: one value to drop when a later field fails, not every earlier one.
+    let mut read = ModelOptions::default();
+    for (key, slot) in [
+        ("temperature", &mut read.temperature),
+        ("maxOutputTokens", &mut read.max_output_tokens),
+        ("topP", &mut read.top_p),
+        ("topK", &mut read.top_k),
+        ("frequencyPenalty", &mut read.frequency_penalty),
+        ("presencePenalty", &mut read.presence_penalty),
+    ] {
+        *slot = options.opt_number(key)?;
+    }
+    read.stop_sequences = options.strings("stopSequences")?;
+    read.seed = options.opt_number("seed")?;
+    read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
+    read.additional_properties = options.opt_object("additionalProperties")?.cloned().unwrap_or_default();
+    Ok(read)
 }
 
 impl Property {
@@ -241,23 +246,19 @@ impl Property {
 /// Reads one property; `named` is false for array `items`, whose name means nothing.
 fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
     let prop = Obj::new(value, path)?;
-    let items = match prop.get("items") {
-        None => None,
-        Some(items) => Some(Box::new(read_property(items, &prop.at("items"), false)?)),
-    };
-    let enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
-    Ok(Property {
-        name: if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() },
-        kind: prop.one_of("kind", KINDS, None)?,
-        description: prop.opt_str("description")?.filter(|d| !d.is_empty()),
-        required: prop.opt_bool("required")?.unwrap_or(false),
-        enum_values,
-        properties: match prop.get("properties") {
-            None => None,
-            Some(_) => Some(prop.properties("properties")?),
-        },
-        items,
-    })
+    let mut read = Property::default();
+    if let Some(items) = prop.get("items") {
+        read.items = Some(Box::new(read_property(items, &prop.at("items"), false)?));
+    }
+    read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
+    read.name = if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() };
+    read.kind = prop.one_of("kind", KINDS, None)?;
+    read.description = prop.opt_str("description")?.filter(|d| !d.is_empty());
+    read.required = prop.opt_bool("required")?.unwrap_or(false);
+    if prop.get("properties").is_some() {
+        read.properties = Some(prop.properties("properties")?);
+    }
+    Ok(read)
 }
 
 fn read_tool(value: &Value, path: &str) -> Result<Tool> {
