@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::get;
+use crate::request::wire::{get, Fields};
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 
 /// One function the model may call, whatever tool it came from.
@@ -28,6 +28,23 @@ pub struct FunctionDef<P = Value> {
     pub parameters: P,
     /// `strict: true` goes on the function definition, not inside the schema (§7.1.3).
     pub strict: bool,
+}
+
+impl FunctionDef<String> {
+    /// `{name, description?, <schema_key>: parameters, strict?}` (`strict` only when
+    /// `with_strict` and the function is strict): what every provider's tool envelope holds.
+    pub(crate) fn write(&self, schema_key: &str, with_strict: bool) -> Fields {
+        let mut function = Fields::new();
+        function.str("name", &self.name);
+        if let Some(description) = &self.description {
+            function.str("description", description);
+        }
+        function.set(schema_key, self.parameters.clone());
+        if with_strict && self.strict {
+            function.bool("strict", true);
+        }
+        function
+    }
 }
 
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
