@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{get, Fields};
+use crate::request::wire::{field, get, index, Fields};
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 
 /// One function the model may call, whatever tool it came from.
@@ -52,7 +52,7 @@ impl FunctionDef<String> {
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for mut def in projected {
             if make_strict_now {
                 make_strict(&mut def.parameters);
@@ -70,7 +70,7 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 pub(crate) fn write_tools(tools: &[Tool]) -> Result<Vec<FunctionDef<String>>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
             defs.push(FunctionDef {
                 parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
@@ -103,7 +103,7 @@ fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
             return Ok((vec![def(description, schema(child_inputs))], false));
         }
         ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
-        ToolKind::OpenApi { specification } => openapi::project(specification, &format!("{path}.specification"))?,
+        ToolKind::OpenApi { specification } => openapi::project(specification, &field(path, "specification"))?,
         ToolKind::Custom { kind, parameters_schema } => {
             vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
         }
@@ -125,8 +125,8 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
                 return Err(Error::invalid_input(
-                    format!("{path}.tools[{j}].inputSchema"),
-                    format!("mcp tool `{name}`: inputSchema must be a JSON Schema object"),
+                    [&index(&field(path, "tools"), j), ".inputSchema"].concat(),
+                    ["mcp tool `", name, "`: inputSchema must be a JSON Schema object"].concat(),
                 ))
             }
         };
@@ -149,14 +149,22 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
         (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
         (None, Some(registered)) => (registered.parameters, registered.description),
         (None, None) => {
+            let name = tool.name.as_str();
             return Err(Error::invalid_input(
                 path,
-                format!(
-                    "tool `{}` has the custom kind `{kind}` but no `parametersSchema`, and nothing is registered \
-                     under `{}` or `{kind}` (see registerTool)",
-                    tool.name, tool.name
-                ),
-            ))
+                [
+                    "tool `",
+                    name,
+                    "` has the custom kind `",
+                    kind,
+                    "` but no `parametersSchema`, and nothing is registered under `",
+                    name,
+                    "` or `",
+                    kind,
+                    "` (see registerTool)",
+                ]
+                .concat(),
+            ));
         }
     };
     Ok(FunctionDef {
