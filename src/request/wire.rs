@@ -117,15 +117,15 @@ fn array_of(items: &mut dyn Iterator<Item = String>) -> String {
 }
 
 /// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
-pub(crate) fn object<const N: usize>(fields: [(&str, String); N]) -> String {
-    object_of(&mut fields.into_iter())
+pub(crate) fn object<const N: usize>(mut fields: [(&str, String); N]) -> String {
+    object_of(&mut fields)
 }
 
 #[inline(never)]
-fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
+fn object_of(fields: &mut [(&str, String)]) -> String {
     let mut object = Fields::new();
     for (key, value) in fields {
-        object.set(key, value);
+        object.set(key, std::mem::take(value));
     }
     object.finish()
 }
