@@ -13,7 +13,7 @@ pub use gen_ai::gen_ai_attributes;
 pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
-use crate::model::{Agent, Message, ModelOptions};
+use crate::model::{Agent, ContentPart, Message, ModelOptions};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 
 /// The wire API a request goes to.
@@ -97,9 +97,45 @@ pub(crate) fn parallel_tool_calls(body: &mut wire::Fields, options: &ModelOption
 /// `instructions` (Responses) or `system` (Anthropic). Several system messages are all kept
 /// rather than the last one winning.
 pub(crate) fn system_text(messages: &[Message]) -> Option<String> {
-    let texts: Vec<String> =
-        messages.iter().filter(|m| is_system(m)).map(|m| m.content.text()).filter(|t| !t.is_empty()).collect();
-    (!texts.is_empty()).then(|| texts.join("\n\n"))
+    let mut joined: Option<String> = None;
+    for message in messages.iter().filter(|m| is_system(m)) {
+        let text = message.content.text();
+        if text.is_empty() {
+            continue;
+        }
+        match &mut joined {
+            Some(joined) => {
+                joined.push_str("\n\n");
+                joined.push_str(&text);
+            }
+            None => joined = Some(text),
+        }
+    }
+    joined
+}
+
+/// The content parts of the message at `path`, each written by `write` (errors name
+/// `path.content[j]`), as a JSON array.
+pub(crate) fn write_parts(
+    parts: &[ContentPart],
+    path: &str,
+    write: &dyn Fn(&ContentPart, &str) -> Result<String>,
+) -> Result<String> {
+    let path = wire::field(path, "content");
+    let mut written = Vec::new();
+    for (j, part) in parts.iter().enumerate() {
+        written.push(write(part, &wire::index(&path, j))?);
+    }
+    Ok(wire::array(written))
+}
+
+/// A `tool` message without `metadata.tool_call_id`.
+#[inline(never)]
+pub(crate) fn missing_call_id(path: &str) -> Error {
+    Error::invalid_input(
+        [path, ".metadata.tool_call_id"].concat(),
+        "a tool message needs the id of the call it answers",
+    )
 }
 
 pub(crate) fn is_system(message: &Message) -> bool {

@@ -190,10 +190,10 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             required.extend(was_required.iter().filter(|n| props.contains_key(**n)));
             required.extend(props.keys().map(String::as_str).filter(|k| !was_required.contains(k)));
         }
-        required.retain(|name| !bound.contains_key(*name));
+        let required: Vec<String> = required.into_iter().filter(|name| !bound.contains_key(*name)).map(text).collect();
         out.set("properties", properties.finish());
         if bound.is_empty() || !required.is_empty() {
-            out.set("required", array(required.into_iter().map(text)));
+            out.set("required", array(required));
         } else {
             out.remove("required");
         }
@@ -220,7 +220,11 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         for key in ["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(options)) = member(map, key) {
-                out.set(key, array(options.iter().map(|o| write_schema(o, true, false, &unbound))));
+                let mut written = Vec::new();
+                for option in options {
+                    written.push(write_schema(option, true, false, &unbound));
+                }
+                out.set(key, array(written));
             }
         }
         for key in ["$defs", "definitions"] {
@@ -235,17 +239,24 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         if let Some(Value::Array(values)) =
             member(map, "enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
         {
-            out.set("enum", array(values.iter().map(json_text).chain(["null".to_owned()])));
+            out.set("enum", with_last(values, "null".to_owned()));
         }
         match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
             Some(Value::String(kind)) => out.set("type", array([text(kind), text("null")])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
-            Some(Value::Array(kinds)) => out.set("type", array(kinds.iter().map(json_text).chain([text("null")]))),
+            Some(Value::Array(kinds)) => out.set("type", with_last(kinds, text("null"))),
             _ => return object([("anyOf", array([out.finish(), object([("type", text("null"))])]))]),
         }
     }
     out.finish()
+}
+
+/// `values` and then `last` (JSON text), as a JSON array.
+fn with_last(values: &[Value], last: String) -> String {
+    let mut written: Vec<String> = values.iter().map(json_text).collect();
+    written.push(last);
+    array(written)
 }
 
 #[cfg(test)]

@@ -2,17 +2,27 @@
 //!
 //! Readers take the path of the value they read (`agent.tools[1]`) and extend it for every
 //! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`.
+//!
+//! Written for size: one typed field reader and one "expected …, got …" error for every kind
+//! of field, plain loops over arrays, messages built with `concat` rather than `format!`.
 
 use serde_json::{Map, Value};
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
+use crate::request::wire::{field, index};
 
 const KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
 const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
 const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
 const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
+
+const STRING: &str = "a string";
+const BOOLEAN: &str = "a boolean";
+const NUMBER: &str = "a number";
+const ARRAY: &str = "an array";
+const OBJECT: &str = "an object";
 
 /// A JSON object being read, with its path. Its readers are kept out of line: they are called
 /// from dozens of places in this cold code, and inlined copies only made the module bigger.
@@ -22,16 +32,16 @@ struct Obj<'a> {
 }
 
 impl<'a> Obj<'a> {
+    #[inline(never)]
     fn new(value: &'a Value, path: &'a str) -> Result<Self> {
         match value {
             Value::Object(map) => Ok(Obj { map, path }),
-            other => Err(Error::invalid_input(path, format!("expected an object, got {}", type_name(other)))),
+            other => Err(wrong(path.to_owned(), OBJECT, other)),
         }
     }
 
-    #[inline(never)]
     fn at(&self, key: &str) -> String {
-        format!("{}.{}", self.path, key)
+        field(self.path, key)
     }
 
     /// The field, with JSON `null` read as absent.
@@ -40,106 +50,75 @@ impl<'a> Obj<'a> {
         self.map.get(key).filter(|v| !v.is_null())
     }
 
+    /// The field when it is of the JSON type `want` (one of the type names above).
     #[inline(never)]
-    fn opt_str(&self, key: &str) -> Result<Option<String>> {
+    fn typed(&self, key: &str, want: &str) -> Result<Option<&'a Value>> {
         match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => {
-                Err(Error::invalid_input(self.at(key), format!("expected a string, got {}", type_name(other))))
-            }
+            Some(value) if type_name(value) != want => Err(wrong(self.at(key), want, value)),
+            found => Ok(found),
         }
     }
 
+    #[inline(never)]
+    fn opt_str(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.typed(key, STRING)?.and_then(Value::as_str).map(str::to_owned))
+    }
+
     /// A string that must be present and non-empty.
+    #[inline(never)]
     fn req_str(&self, key: &str) -> Result<String> {
         match self.opt_str(key)? {
             Some(s) if !s.is_empty() => Ok(s),
-            _ => Err(Error::invalid_input(self.at(key), format!("`{key}` is required"))),
+            _ => Err(Error::invalid_input(self.at(key), ["`", key, "` is required"].concat())),
         }
     }
 
     /// A string from a closed list of values.
+    #[inline(never)]
     fn one_of(&self, key: &str, allowed: &[&str], default: Option<&str>) -> Result<String> {
-        match (self.opt_str(key)?, default) {
-            (Some(s), _) if allowed.contains(&s.as_str()) => Ok(s),
-            (None, Some(d)) => Ok(d.to_owned()),
-            (got, _) => Err(Error::invalid_input(
-                self.at(key),
-                format!(
-                    "expected one of {}, got {}",
-                    allowed.join(", "),
-                    got.map_or("nothing".into(), |s| crate::json::write::quoted(&s))
-                ),
-            )),
-        }
+        let got = match (self.opt_str(key)?, default) {
+            (Some(s), _) if allowed.contains(&s.as_str()) => return Ok(s),
+            (None, Some(d)) => return Ok(d.to_owned()),
+            (Some(s), _) => crate::json::write::quoted(&s),
+            (None, None) => "nothing".to_owned(),
+        };
+        Err(Error::invalid_input(self.at(key), ["expected one of ", &allowed.join(", "), ", got ", &got].concat()))
     }
 
-    #[inline(never)]
     fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(other) => {
-                Err(Error::invalid_input(self.at(key), format!("expected a boolean, got {}", type_name(other))))
-            }
-        }
+        Ok(self.typed(key, BOOLEAN)?.and_then(Value::as_bool))
     }
 
-    #[inline(never)]
     fn opt_number(&self, key: &str) -> Result<Option<Value>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(n @ Value::Number(_)) => Ok(Some(n.clone())),
-            Some(other) => {
-                Err(Error::invalid_input(self.at(key), format!("expected a number, got {}", type_name(other))))
-            }
-        }
+        Ok(self.typed(key, NUMBER)?.cloned())
     }
 
-    #[inline(never)]
     fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
-        match self.get(key) {
-            None => Ok(&[]),
-            Some(Value::Array(items)) => Ok(items),
-            Some(other) => {
-                Err(Error::invalid_input(self.at(key), format!("expected an array, got {}", type_name(other))))
-            }
-        }
+        Ok(self.typed(key, ARRAY)?.and_then(Value::as_array).map_or(&[], Vec::as_slice))
+    }
+
+    fn opt_object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>> {
+        Ok(self.typed(key, OBJECT)?.and_then(Value::as_object))
     }
 
     #[inline(never)]
-    fn opt_object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Object(map)) => Ok(Some(map)),
-            Some(other) => {
-                Err(Error::invalid_input(self.at(key), format!("expected an object, got {}", type_name(other))))
-            }
-        }
-    }
-
     fn strings(&self, key: &str) -> Result<Option<Vec<String>>> {
         if self.get(key).is_none() {
             return Ok(None);
         }
-        let items = self.opt_array(key)?;
         let path = self.at(key);
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.clone()),
-                other => Err(Error::invalid_input(
-                    format!("{path}[{i}]"),
-                    format!("expected a string, got {}", type_name(other)),
-                )),
-            })
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
+        let mut strings = Vec::new();
+        for (i, item) in self.opt_array(key)?.iter().enumerate() {
+            match item {
+                Value::String(s) => strings.push(s.clone()),
+                other => return Err(wrong(index(&path, i), STRING, other)),
+            }
+        }
+        Ok(Some(strings))
     }
 
     /// A property list: an array, or Prompty's `{properties: [...]}` wrapper.
+    #[inline(never)]
     fn properties(&self, key: &str) -> Result<Vec<Property>> {
         let path = self.at(key);
         match self.get(key) {
@@ -155,19 +134,26 @@ impl<'a> Obj<'a> {
 fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
     }
 }
 
-/// Every element of an array at `path`, read by `read(element, element_path)`.
-fn list<T>(value: &Value, path: &str, read: impl Fn(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
+/// `expected <want>, got <what value is>` at `path`.
+#[inline(never)]
+fn wrong(path: String, want: &str, got: &Value) -> Error {
+    Error::invalid_input(path, ["expected ", want, ", got ", type_name(got)].concat())
+}
+
+/// The elements of an array at `path`.
+#[inline(never)]
+fn items<'v>(value: &'v Value, path: &str) -> Result<&'v [Value]> {
     match value {
-        Value::Array(items) => items.iter().enumerate().map(|(i, item)| read(item, &format!("{path}[{i}]"))).collect(),
-        other => Err(Error::invalid_input(path, format!("expected an array, got {}", type_name(other)))),
+        Value::Array(items) => Ok(items),
+        other => Err(wrong(path.to_owned(), ARRAY, other)),
     }
 }
 
@@ -181,11 +167,13 @@ impl Agent {
             Some(model) => read_model(model, &agent.at("model"))?,
             None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
         };
-        let tools_path = agent.at("tools");
-        let tools = match agent.get("tools") {
-            None => Vec::new(),
-            Some(tools) => list(tools, &tools_path, read_tool)?,
-        };
+        let mut tools = Vec::new();
+        if let Some(list) = agent.get("tools") {
+            let path = agent.at("tools");
+            for (i, item) in items(list, &path)?.iter().enumerate() {
+                tools.push(read_tool(item, &index(&path, i))?);
+            }
+        }
         Ok(Agent { model, tools, outputs: agent.properties("outputs")? })
     }
 }
@@ -222,59 +210,55 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
     if let Some(key) = options.map.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return Err(Error::invalid_input(
             options.at(key),
-            format!("unknown model option `{key}`; provider-specific options go in `additionalProperties`"),
+            ["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"].concat(),
         ));
     }
-    Ok(ModelOptions {
-        temperature: options.opt_number("temperature")?,
-        max_output_tokens: options.opt_number("maxOutputTokens")?,
-        top_p: options.opt_number("topP")?,
-        top_k: options.opt_number("topK")?,
-        frequency_penalty: options.opt_number("frequencyPenalty")?,
-        presence_penalty: options.opt_number("presencePenalty")?,
-        stop_sequences: options.strings("stopSequences")?,
-        seed: options.opt_number("seed")?,
-        allow_multiple_tool_calls: options.opt_bool("allowMultipleToolCalls")?,
-        additional_properties: options.opt_object("additionalProperties")?.cloned().unwrap_or_default(),
-    })
+    // Filled field by field: one value to drop when a later field fails, not every earlier one.
+    let mut read = ModelOptions::default();
+    for (key, slot) in [
+        ("temperature", &mut read.temperature),
+        ("maxOutputTokens", &mut read.max_output_tokens),
+        ("topP", &mut read.top_p),
+        ("topK", &mut read.top_k),
+        ("frequencyPenalty", &mut read.frequency_penalty),
+        ("presencePenalty", &mut read.presence_penalty),
+    ] {
+        *slot = options.opt_number(key)?;
+    }
+    read.stop_sequences = options.strings("stopSequences")?;
+    read.seed = options.opt_number("seed")?;
+    read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
+    read.additional_properties = options.opt_object("additionalProperties")?.cloned().unwrap_or_default();
+    Ok(read)
 }
 
 impl Property {
     /// Reads a property list at `path` (for example `agent.outputs`).
     pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
-        list(value, path, |v, p| read_property(v, p, true))
+        let mut properties = Vec::new();
+        for (i, item) in items(value, path)?.iter().enumerate() {
+            properties.push(read_property(item, &index(path, i), true)?);
+        }
+        Ok(properties)
     }
 }
 
 /// Reads one property; `named` is false for array `items`, whose name means nothing.
 fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
     let prop = Obj::new(value, path)?;
-    let items = match prop.get("items") {
-        None => None,
-        Some(items) => Some(Box::new(read_property(items, &prop.at("items"), false)?)),
-    };
-    let enum_values = match prop.get("enumValues") {
-        None => None,
-        Some(Value::Array(values)) => Some(values.clone()),
-        Some(other) => {
-            return Err(Error::invalid_input(
-                prop.at("enumValues"),
-                format!("expected an array, got {}", type_name(other)),
-            ))
-        }
-    };
-    Ok(Property {
-        name: if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() },
-        kind: prop.one_of("kind", KINDS, None)?,
-        description: prop.opt_str("description")?.filter(|d| !d.is_empty()),
-        required: prop.opt_bool("required")?.unwrap_or(false),
-        enum_values,
-        properties: match prop.get("properties") {
-            None => None,
-            Some(_) => Some(prop.properties("properties")?),
-        },
-        items,
-    })
+    let mut read = Property::default();
+    if let Some(items) = prop.get("items") {
+        read.items = Some(Box::new(read_property(items, &prop.at("items"), false)?));
+    }
+    read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
+    read.name = if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() };
+    read.kind = prop.one_of("kind", KINDS, None)?;
+    read.description = prop.opt_str("description")?.filter(|d| !d.is_empty());
+    read.required = prop.opt_bool("required")?.unwrap_or(false);
+    if prop.get("properties").is_some() {
+        read.properties = Some(prop.properties("properties")?);
+    }
+    Ok(read)
 }
 
 fn read_tool(value: &Value, path: &str) -> Result<Tool> {
@@ -290,7 +274,7 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
                 None => {
                     return Err(Error::invalid_input(
                         child_path,
-                        format!("prompty tool `{name}` must carry its loaded child ({{description?, inputs}})"),
+                        ["prompty tool `", &name, "` must carry its loaded child ({description?, inputs})"].concat(),
                     ))
                 }
             };
@@ -329,13 +313,12 @@ fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
         None => {
             return Err(Error::invalid_input(
                 path,
-                format!("mcp tool `{name}` must carry the server's tools/list result"),
+                ["mcp tool `", name, "` must carry the server's tools/list result"].concat(),
             ))
         }
     };
     for (i, item) in tools.iter().enumerate() {
-        let item_path = format!("{path}[{i}]");
-        Obj::new(item, &item_path)?.req_str("name")?;
+        Obj::new(item, &index(&path, i))?.req_str("name")?;
     }
     Ok(tools.to_vec())
 }
@@ -343,17 +326,15 @@ fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
 /// `specification`: an OpenAPI document as an object, or as JSON text.
 fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
     let path = tool.at("specification");
-    match tool.get("specification") {
-        Some(doc @ Value::Object(_)) => Ok(doc.clone()),
+    let why = match tool.get("specification") {
+        Some(doc @ Value::Object(_)) => return Ok(doc.clone()),
         Some(Value::String(text)) => match parse_value(text) {
-            Ok(doc @ Value::Object(_)) => Ok(doc),
-            _ => Err(Error::invalid_input(
-                path,
-                format!("openapi tool `{name}`: the specification is not a JSON object"),
-            )),
+            Ok(doc @ Value::Object(_)) => return Ok(doc),
+            _ => "`: the specification is not a JSON object",
         },
-        _ => Err(Error::invalid_input(path, format!("openapi tool `{name}` must carry its OpenAPI 3 document"))),
-    }
+        _ => "` must carry its OpenAPI 3 document",
+    };
+    Err(Error::invalid_input(path, ["openapi tool `", name, why].concat()))
 }
 
 /// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
@@ -365,22 +346,24 @@ fn read_bindings(tool: &Obj<'_>) -> Result<Map<String, Value>> {
             let path = tool.at("bindings");
             let mut map = Map::new();
             for (i, item) in items.iter().enumerate() {
-                let item_path = format!("{path}[{i}]");
+                let item_path = index(&path, i);
                 let binding = Obj::new(item, &item_path)?;
                 map.insert(binding.req_str("name")?, item.clone());
             }
             Ok(map)
         }
-        Some(other) => {
-            Err(Error::invalid_input(tool.at("bindings"), format!("expected an object, got {}", type_name(other))))
-        }
+        Some(other) => Err(wrong(tool.at("bindings"), OBJECT, other)),
     }
 }
 
 impl Message {
     /// Reads a message list; errors carry paths starting with `messages`.
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
-        list(value, "messages", read_message)
+        let mut messages = Vec::new();
+        for (i, item) in items(value, "messages")?.iter().enumerate() {
+            messages.push(read_message(item, &index("messages", i))?);
+        }
+        Ok(messages)
     }
 
     /// Reads one message at `path`.
@@ -394,7 +377,14 @@ fn read_message(value: &Value, path: &str) -> Result<Message> {
     let content = match message.get("content") {
         None => MessageContent::Parts(Vec::new()),
         Some(Value::String(text)) => MessageContent::Text(text.clone()),
-        Some(parts) => MessageContent::Parts(list(parts, &message.at("content"), read_part)?),
+        Some(list) => {
+            let path = message.at("content");
+            let mut parts = Vec::new();
+            for (j, item) in items(list, &path)?.iter().enumerate() {
+                parts.push(read_part(item, &index(&path, j))?);
+            }
+            MessageContent::Parts(parts)
+        }
     };
     Ok(Message {
         role: message.one_of("role", ROLES, None)?,
@@ -409,7 +399,9 @@ fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
     let value = match part.get("value") {
         Some(Value::String(s)) => s.clone(),
         None if kind == "text" => String::new(),
-        _ => return Err(Error::invalid_input(part.at("value"), format!("a {kind} part needs a string `value`"))),
+        _ => {
+            return Err(Error::invalid_input(part.at("value"), ["a ", &kind, " part needs a string `value`"].concat()))
+        }
     };
     Ok(ContentPart {
         kind,

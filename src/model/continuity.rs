@@ -15,7 +15,7 @@ use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
-use crate::request::wire::{get, json, object, text};
+use crate::request::wire::{field, get, index, json, object, text};
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -36,23 +36,31 @@ impl Message {
     /// `{id, name, arguments}` one; `arguments` given as an object is serialised. `path` is the
     /// message's path (`messages[2]`).
     pub fn tool_call_list(&self, path: &str) -> Result<Vec<ToolCall>> {
-        let list_path = format!("{path}.metadata.{TOOL_CALLS}");
+        let list_path = [path, ".metadata.", TOOL_CALLS].concat();
         let calls = match self.metadata.get(TOOL_CALLS) {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Array(calls)) => calls,
             Some(_) => return Err(Error::invalid_input(list_path, "expected an array of tool calls")),
         };
-        calls.iter().enumerate().map(|(k, call)| read_call(call, &format!("{list_path}[{k}]"))).collect()
+        let mut read = Vec::new();
+        for (k, call) in calls.iter().enumerate() {
+            read.push(read_call(call, &index(&list_path, k))?);
+        }
+        Ok(read)
     }
 }
 
+/// A non-empty string member.
+fn text_of(value: &Value, key: &str) -> Option<String> {
+    get(value, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
 fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
-    let function = get(call, "function").filter(|f| f.is_object()).unwrap_or(call);
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
-    let id =
-        text(get(call, "id")).ok_or_else(|| Error::invalid_input(format!("{path}.id"), "a tool call needs an id"))?;
-    let name = text(get(function, "name")).ok_or_else(|| {
-        let at = if get(call, "function").is_some() { format!("{path}.function.name") } else { format!("{path}.name") };
+    let nested = get(call, "function");
+    let function = nested.filter(|f| f.is_object()).unwrap_or(call);
+    let id = text_of(call, "id").ok_or_else(|| Error::invalid_input(field(path, "id"), "a tool call needs an id"))?;
+    let name = text_of(function, "name").ok_or_else(|| {
+        let at = if nested.is_some() { field(path, "function.name") } else { field(path, "name") };
         Error::invalid_input(at, "a tool call needs a name")
     })?;
     let arguments = match get(function, "arguments") {

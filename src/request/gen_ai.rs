@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::json::value::parse_value;
+use crate::json::value::{parse_value, string};
 use crate::model::Agent;
 use crate::request::wire::get;
 
@@ -32,7 +32,13 @@ fn option_attribute(key: &str) -> String {
         "encoding_format" => "encoding_formats",
         other => other,
     };
-    format!("gen_ai.request.{name}")
+    ["gen_ai.request.", name].concat()
+}
+
+/// Sets attribute `key` (one out-of-line insert for every attribute).
+#[inline(never)]
+fn put(attributes: &mut Map<String, Value>, key: &str, value: Value) {
+    attributes.insert(key.to_owned(), value);
 }
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
@@ -46,11 +52,11 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
         "image" => "generate_content",
         _ => "chat",
     };
-    attributes.insert("gen_ai.operation.name".into(), operation.into());
-    attributes.insert("gen_ai.provider.name".into(), agent.model.provider().into());
-    attributes.insert("gen_ai.request.model".into(), agent.model.id.clone().into());
+    put(&mut attributes, "gen_ai.operation.name", string(operation));
+    put(&mut attributes, "gen_ai.provider.name", string(agent.model.provider()));
+    put(&mut attributes, "gen_ai.request.model", string(&agent.model.id));
     if agent.has_outputs() {
-        attributes.insert("gen_ai.output.type".into(), "json".into());
+        put(&mut attributes, "gen_ai.output.type", string("json"));
     }
     // A `buildRequest` result carries the body as JSON text.
     let parsed;
@@ -69,7 +75,7 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
                 (_, value) => value.clone(),
             };
             if is_attribute_value(&value) {
-                attributes.insert(option_attribute(key), value);
+                put(&mut attributes, &option_attribute(key), value);
             }
         }
     }
@@ -89,36 +95,38 @@ fn is_attribute_value(value: &Value) -> bool {
 }
 
 fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).filter(|s| !s.is_empty()).map(|s| Value::String(s.into()));
-    if let Some(id) = text(get(response, "id")) {
-        attributes.insert("gen_ai.response.id".into(), id);
-    }
-    if let Some(model) = text(get(response, "model")) {
-        attributes.insert("gen_ai.response.model".into(), model);
+    for key in ["id", "model"] {
+        if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            put(attributes, &["gen_ai.response.", key].concat(), string(text));
+        }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
-        let count = |keys: &[&str]| keys.iter().find_map(|k| get(usage, k).filter(|v| v.is_number()).cloned());
-        if let Some(n) = count(&["prompt_tokens", "input_tokens", "inputTokens"]) {
-            attributes.insert("gen_ai.usage.input_tokens".into(), n);
-        }
-        if let Some(n) = count(&["completion_tokens", "output_tokens", "outputTokens"]) {
-            attributes.insert("gen_ai.usage.output_tokens".into(), n);
+        for (attribute, keys) in [
+            ("gen_ai.usage.input_tokens", ["prompt_tokens", "input_tokens", "inputTokens"]),
+            ("gen_ai.usage.output_tokens", ["completion_tokens", "output_tokens", "outputTokens"]),
+        ] {
+            if let Some(n) = keys.iter().find_map(|k| get(usage, k).filter(|v| v.is_number())) {
+                put(attributes, attribute, n.clone());
+            }
         }
     }
     let reasons = finish_reasons(response);
     if !reasons.is_empty() {
-        attributes.insert("gen_ai.response.finish_reasons".into(), Value::Array(reasons));
+        put(attributes, "gen_ai.response.finish_reasons", Value::Array(reasons));
     }
+}
+
+/// The first of the finish reason keys `value` has as a string.
+fn reason_of(value: &Value) -> Option<Value> {
+    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
+        .iter()
+        .find_map(|k| get(value, k).and_then(Value::as_str))
+        .map(string)
 }
 
 /// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason.
 fn finish_reasons(response: &Value) -> Vec<Value> {
-    let reason_of = |v: &Value| {
-        ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
-            .iter()
-            .find_map(|k| get(v, k).and_then(Value::as_str).map(|s| Value::String(s.into())))
-    };
     if let Some(Value::Array(choices)) = get(response, "choices") {
         return choices.iter().filter_map(reason_of).collect();
     }
@@ -126,9 +134,9 @@ fn finish_reasons(response: &Value) -> Vec<Value> {
         return vec![reason];
     }
     if get(response, "object").and_then(Value::as_str) == Some("response") {
-        let incomplete = response.pointer("/incomplete_details/reason").and_then(Value::as_str);
+        let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            return vec![Value::String(status.into())];
+            return vec![string(status)];
         }
     }
     Vec::new()

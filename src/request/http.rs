@@ -39,28 +39,32 @@ impl RequestOptions {
                 ))
             }
         };
-        let text = |key: &str| match map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
-            Some(_) => Err(Error::invalid_input(format!("options.{key}"), "expected a string")),
-        };
-        let stream = match map.get("stream") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
+        let mut options = RequestOptions::default();
+        match map.get("stream") {
+            None | Some(Value::Null) => {}
+            Some(Value::Bool(b)) => options.stream = *b,
             Some(_) => return Err(Error::invalid_input("options.stream", "expected a boolean")),
-        };
-        let headers = match map.get("headers") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Object(headers)) => headers
-                .iter()
-                .map(|(name, value)| match value {
-                    Value::String(value) => Ok((name.clone(), value.clone())),
-                    _ => Err(Error::invalid_input(format!("options.headers.{name}"), "expected a string")),
-                })
-                .collect::<Result<_>>()?,
+        }
+        match map.get("headers") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(headers)) => {
+                for (name, value) in headers {
+                    let Value::String(value) = value else {
+                        return Err(Error::invalid_input(["options.headers.", name].concat(), "expected a string"));
+                    };
+                    options.headers.push((name.clone(), value.clone()));
+                }
+            }
             Some(_) => return Err(Error::invalid_input("options.headers", "expected an object of strings")),
-        };
-        Ok(RequestOptions { base_url: text("baseUrl")?, api_key: text("apiKey")?, stream, headers })
+        }
+        for (key, slot) in [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key)] {
+            match map.get(key) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(s)) => *slot = Some(s.clone()).filter(|s| !s.is_empty()),
+                Some(_) => return Err(Error::invalid_input(["options.", key].concat(), "expected a string")),
+            }
+        }
+        Ok(options)
     }
 }
 
@@ -139,30 +143,31 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         None => default_base_url(provider).ok_or_else(|| {
             Error::invalid_input(
                 "options.baseUrl",
-                format!("provider `{provider}` has no default address: give a baseUrl"),
+                ["provider `", provider, "` has no default address: give a baseUrl"].concat(),
             )
         })?,
     };
-    let url = format!("{}{}", base.trim_end_matches('/'), endpoint(api));
+    let url = [base.trim_end_matches('/'), endpoint(api)].concat();
 
-    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
+    let mut headers = Vec::new();
+    header(&mut headers, "Content-Type", "application/json");
     if let Some(key) = &options.api_key {
         match (api, provider) {
-            (Api::Anthropic, _) => headers.push(("x-api-key".into(), key.clone())),
-            (_, "azure") => headers.push(("api-key".into(), key.clone())),
-            _ => headers.push(("Authorization".into(), format!("Bearer {key}"))),
+            (Api::Anthropic, _) => header(&mut headers, "x-api-key", key),
+            (_, "azure") => header(&mut headers, "api-key", key),
+            _ => header(&mut headers, "Authorization", &["Bearer ", key].concat()),
         }
     }
     if api == Api::Anthropic {
-        headers.push(("anthropic-version".into(), ANTHROPIC_VERSION.into()));
+        header(&mut headers, "anthropic-version", ANTHROPIC_VERSION);
     }
-    headers.push(("User-Agent".into(), USER_AGENT.into()));
+    header(&mut headers, "User-Agent", USER_AGENT);
 
     if options.stream {
         if api == Api::OpenAiEmbeddings {
             return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
         }
-        headers.push(("Accept".into(), "text/event-stream".into()));
+        header(&mut headers, "Accept", "text/event-stream");
         body.bool("stream", true);
         if api == Api::OpenAiChat {
             // Without it OpenAI Chat streams carry no usage at all. Only `additionalProperties`
@@ -180,9 +185,15 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
     }
     for (name, value) in &options.headers {
         headers.retain(|(built, _)| !built.eq_ignore_ascii_case(name));
-        headers.push((name.clone(), value.clone()));
+        header(&mut headers, name, value);
     }
     Ok(HttpRequest { url, method: "POST", headers, body: body.finish() })
+}
+
+/// Appends the header `name: value`.
+#[inline(never)]
+fn header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
+    headers.push((name.to_owned(), value.to_owned()));
 }
 
 #[cfg(test)]

@@ -117,17 +117,34 @@ fn array_of(items: &mut dyn Iterator<Item = String>) -> String {
 }
 
 /// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
-pub(crate) fn object<const N: usize>(fields: [(&str, String); N]) -> String {
-    object_of(&mut fields.into_iter())
+pub(crate) fn object<const N: usize>(mut fields: [(&str, String); N]) -> String {
+    object_of(&mut fields)
 }
 
 #[inline(never)]
-fn object_of(fields: &mut dyn Iterator<Item = (&str, String)>) -> String {
+fn object_of(fields: &mut [(&str, String)]) -> String {
     let mut object = Fields::new();
     for (key, value) in fields {
-        object.set(key, value);
+        object.set(key, std::mem::take(value));
     }
     object.finish()
+}
+
+/// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
+#[inline(never)]
+pub(crate) fn field(path: &str, key: &str) -> String {
+    [path, ".", key].concat()
+}
+
+/// `path[i]`, the path of an array element.
+#[inline(never)]
+pub(crate) fn index(path: &str, i: usize) -> String {
+    let mut out = String::with_capacity(path.len() + 4);
+    out.push_str(path);
+    out.push('[');
+    write::uint(&mut out, i as u64);
+    out.push(']');
+    out
 }
 
 /// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map

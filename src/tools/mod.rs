@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::get;
+use crate::request::wire::{field, get, index, Fields};
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 
 /// One function the model may call, whatever tool it came from.
@@ -30,12 +30,29 @@ pub struct FunctionDef<P = Value> {
     pub strict: bool,
 }
 
+impl FunctionDef<String> {
+    /// `{name, description?, <schema_key>: parameters, strict?}` (`strict` only when
+    /// `with_strict` and the function is strict): what every provider's tool envelope holds.
+    pub(crate) fn write(&self, schema_key: &str, with_strict: bool) -> Fields {
+        let mut function = Fields::new();
+        function.str("name", &self.name);
+        if let Some(description) = &self.description {
+            function.str("description", description);
+        }
+        function.set(schema_key, self.parameters.clone());
+        if with_strict && self.strict {
+            function.bool("strict", true);
+        }
+        function
+    }
+}
+
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
 /// stripped, strict schemas made strict. Errors name `agent.tools[i]...`.
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for mut def in projected {
             if make_strict_now {
                 make_strict(&mut def.parameters);
@@ -53,7 +70,7 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 pub(crate) fn write_tools(tools: &[Tool]) -> Result<Vec<FunctionDef<String>>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &format!("agent.tools[{i}]"))?;
+        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
             defs.push(FunctionDef {
                 parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
@@ -86,7 +103,7 @@ fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
             return Ok((vec![def(description, schema(child_inputs))], false));
         }
         ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
-        ToolKind::OpenApi { specification } => openapi::project(specification, &format!("{path}.specification"))?,
+        ToolKind::OpenApi { specification } => openapi::project(specification, &field(path, "specification"))?,
         ToolKind::Custom { kind, parameters_schema } => {
             vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
         }
@@ -108,8 +125,8 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
                 return Err(Error::invalid_input(
-                    format!("{path}.tools[{j}].inputSchema"),
-                    format!("mcp tool `{name}`: inputSchema must be a JSON Schema object"),
+                    [&index(&field(path, "tools"), j), ".inputSchema"].concat(),
+                    ["mcp tool `", name, "`: inputSchema must be a JSON Schema object"].concat(),
                 ))
             }
         };
@@ -132,14 +149,22 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
         (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
         (None, Some(registered)) => (registered.parameters, registered.description),
         (None, None) => {
+            let name = tool.name.as_str();
             return Err(Error::invalid_input(
                 path,
-                format!(
-                    "tool `{}` has the custom kind `{kind}` but no `parametersSchema`, and nothing is registered \
-                     under `{}` or `{kind}` (see registerTool)",
-                    tool.name, tool.name
-                ),
-            ))
+                [
+                    "tool `",
+                    name,
+                    "` has the custom kind `",
+                    kind,
+                    "` but no `parametersSchema`, and nothing is registered under `",
+                    name,
+                    "` or `",
+                    kind,
+                    "` (see registerTool)",
+                ]
+                .concat(),
+            ));
         }
     };
     Ok(FunctionDef {

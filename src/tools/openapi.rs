@@ -10,14 +10,14 @@ use serde_json::{Map, Value};
 use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
-use crate::request::wire::get;
+use crate::request::wire::{field, get};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
 /// How many schema nodes ref expansion may produce for one document.
 const NODE_BUDGET: usize = 100_000;
 /// How many refs may be followed inside one another: a long chain of distinct refs would
-/// otherwise recurse deep enough to exhaust a wasm stack.
+/// otherwise recurse deep enough to exhaust a wasm stack. (The error message spells it: 64.)
 const MAX_REF_DEPTH: usize = 64;
 /// OpenAI's limit on function names.
 const MAX_NAME_LEN: usize = 64;
@@ -33,7 +33,7 @@ struct Resolver<'a> {
 /// Every operation of `doc` as a function definition; errors are at `path`.
 pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
     let Some(Value::Object(paths)) = get(doc, "paths") else {
-        return Err(Error::invalid_input(format!("{path}.paths"), "the OpenAPI document has no `paths` object"));
+        return Err(Error::invalid_input(field(path, "paths"), "the OpenAPI document has no `paths` object"));
     };
     let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
     let mut defs = Vec::new();
@@ -53,7 +53,7 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
     let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
-        None => sanitise_name(&format!("{method}_{route}")),
+        None => sanitise_name(&[method, "_", route].concat()),
     };
     let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
@@ -64,8 +64,7 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
     let mut parameters: Vec<&Value> = Vec::new();
     for list in [get(operation, "parameters").unwrap_or(&Value::Null), shared] {
         for parameter in list.as_array().map(Vec::as_slice).unwrap_or_default() {
-            let key = |p: &Value| (get(p, "name").cloned(), get(p, "in").cloned());
-            if !parameters.iter().any(|p| key(p) == key(parameter)) {
+            if !parameters.iter().any(|p| name_and_place(p) == name_and_place(parameter)) {
                 parameters.push(parameter);
             }
         }
@@ -102,6 +101,11 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
     FunctionDef { name, description, parameters: Value::Object(parameters), strict: false }
 }
 
+/// What identifies a parameter: its `name` and `in`.
+fn name_and_place(parameter: &Value) -> (Option<&Value>, Option<&Value>) {
+    (get(parameter, "name"), get(parameter, "in"))
+}
+
 /// Merges the JSON request body: an object's properties become parameters; any other body
 /// becomes one `body` parameter.
 fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Vec<Value>) {
@@ -113,16 +117,16 @@ fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Ve
     let body_required = get(body, "required") == Some(&Value::Bool(true));
     match get(schema, "properties") {
         Some(Value::Object(props)) => {
-            let inner_required: Vec<&str> = match get(schema, "required") {
-                Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-                _ => Vec::new(),
+            let inner_required = match get(schema, "required") {
+                Some(Value::Array(names)) => names.as_slice(),
+                _ => &[],
             };
             for (name, prop) in props {
                 if properties.contains_key(name) {
                     continue;
                 }
                 properties.insert(name.clone(), prop.clone());
-                if inner_required.contains(&name.as_str()) {
+                if inner_required.iter().any(|n| n.as_str() == Some(name)) {
                     required.push(Value::String(name.clone()));
                 }
             }
@@ -154,7 +158,11 @@ impl Resolver<'_> {
                 }
             },
             Value::Array(items) => {
-                items.iter().map(|item| self.resolve(item)).collect::<Result<Vec<_>>>().map(Value::Array)
+                let mut out = Vec::new();
+                for item in items {
+                    out.push(self.resolve(item)?);
+                }
+                Ok(Value::Array(out))
             }
             other => Ok(other.clone()),
         }
@@ -166,7 +174,8 @@ impl Resolver<'_> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
-                format!("only local $refs can be resolved in a browser; `{reference}` points outside the document"),
+                ["only local $refs can be resolved in a browser; `", reference, "` points outside the document"]
+                    .concat(),
             ));
         };
         if self.stack.iter().any(|r| r == reference) {
@@ -174,12 +183,12 @@ impl Resolver<'_> {
             return Ok(value::object([("type", value::string("object"))]));
         }
         if self.stack.len() >= MAX_REF_DEPTH {
-            return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
+            return Err(Error::invalid_input(self.path, "$refs nest more than 64 deep"));
         }
         let Some(target) = self.doc.pointer(pointer) else {
             return Err(Error::invalid_input(
                 self.path,
-                format!("$ref `{reference}` points at nothing in the document"),
+                ["$ref `", reference, "` points at nothing in the document"].concat(),
             ));
         };
         self.stack.push(reference.to_owned());

@@ -3,7 +3,6 @@
 //! A `Mutex` rather than a thread-local: a Rust server registering tools at start-up expects
 //! every worker thread to see them; in wasm there is one thread and the lock is free.
 
-use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use serde_json::Value;
@@ -21,9 +20,11 @@ pub struct RegisteredTool {
     pub parameters: Value,
 }
 
-static REGISTRY: Mutex<BTreeMap<String, RegisteredTool>> = Mutex::new(BTreeMap::new());
+/// The registrations by name. A list searched in order rather than a map: a handful of entries,
+/// and no map code of its own in the wasm module.
+static REGISTRY: Mutex<Vec<(String, RegisteredTool)>> = Mutex::new(Vec::new());
 
-fn registry() -> MutexGuard<'static, BTreeMap<String, RegisteredTool>> {
+fn registry() -> MutexGuard<'static, Vec<(String, RegisteredTool)>> {
     // A panic elsewhere while holding the lock cannot leave a map half-written: use it anyway.
     REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -50,16 +51,24 @@ pub fn register_tool(name: &str, def: &Value) -> Result<()> {
             return Err(Error::invalid_input("def.parameters", "expected a JSON Schema object or a Property list"))
         }
     };
-    registry().insert(name.to_owned(), RegisteredTool { description, parameters });
+    let tool = RegisteredTool { description, parameters };
+    let mut registry = registry();
+    match registry.iter_mut().find(|(registered, _)| registered == name) {
+        Some((_, slot)) => *slot = tool,
+        None => registry.push((name.to_owned(), tool)),
+    }
     Ok(())
 }
 
 /// The registration under `name`, if any.
 pub fn registered_tool(name: &str) -> Option<RegisteredTool> {
-    registry().get(name).cloned()
+    registry().iter().find(|(registered, _)| registered == name).map(|(_, tool)| tool.clone())
 }
 
 /// Removes `name`; true when it was registered.
 pub fn unregister_tool(name: &str) -> bool {
-    registry().remove(name).is_some()
+    let mut registry = registry();
+    let before = registry.len();
+    registry.retain(|(registered, _)| registered != name);
+    registry.len() != before
 }

@@ -13,8 +13,8 @@ use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{array, json as json_text, object, text, Fields};
-use crate::request::{is_system, split_data_url, system_text};
+use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
+use crate::request::{is_system, missing_call_id, split_data_url, system_text};
 use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
@@ -33,8 +33,8 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p 
         None => {
             let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
-                    format!("{path}.mediaType"),
-                    format!("a base64 {} part needs a mediaType (image/png, application/pdf, ...)", part.kind),
+                    [path, ".mediaType"].concat(),
+                    ["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"].concat(),
                 )
             })?;
             (media_type, part.value.as_str())
@@ -66,7 +66,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut turns: Vec<WrittenTurn> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
-            write_message(message, &format!("messages[{i}]"), &mut turns)?;
+            write_message(message, &index("messages", i), &mut turns)?;
         }
     }
     let mut body = Fields::new();
@@ -78,16 +78,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     body.set("messages", array(turns));
     let tools = write_tools(&agent.tools)?;
     if !tools.is_empty() {
-        let tools = tools.iter().map(|def| {
-            let mut tool = Fields::new();
-            tool.str("name", &def.name);
-            if let Some(description) = &def.description {
-                tool.str("description", description);
-            }
-            tool.set("input_schema", def.parameters.clone());
-            tool.finish()
-        });
-        body.set("tools", array(tools));
+        body.set("tools", array(tools.iter().map(|def| def.write("input_schema", false).finish())));
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
             body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
         }
@@ -99,12 +90,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 /// [`add_message`] written as JSON text.
 fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) -> Result<()> {
     if message.role == "tool" {
-        let id = message.tool_call_id().ok_or_else(|| {
-            Error::invalid_input(
-                format!("{path}.metadata.tool_call_id"),
-                "a tool message needs the id of the call it answers",
-            )
-        })?;
+        let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
             text(&message.content.text())
         } else {
@@ -127,8 +113,8 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
     for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
-                format!("{path}.metadata.tool_calls[{k}]"),
-                format!("the arguments of tool call `{}` are not a JSON object", call.id),
+                index(&[path, ".metadata.tool_calls"].concat(), k),
+                ["the arguments of tool call `", &call.id, "` are not a JSON object"].concat(),
             )
         })?;
         blocks.push(object([
@@ -148,10 +134,11 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
 /// [`content_blocks`] written as JSON text.
 fn write_blocks(message: &Message, path: &str) -> Result<Vec<String>> {
     let parts = message.content.parts();
-    let mut blocks = Vec::with_capacity(parts.len());
+    let path = field(path, "content");
+    let mut blocks = Vec::new();
     for (j, part) in parts.iter().enumerate() {
         if !(part.is_text() && part.value.is_empty()) {
-            blocks.push(write_block(part, &format!("{path}.content[{j}]"))?);
+            blocks.push(write_block(part, &index(&path, j))?);
         }
     }
     Ok(blocks)
@@ -164,7 +151,10 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
         "image" => "image",
         "file" => "document",
         "audio" => {
-            return Err(Error::invalid_input(format!("{path}.kind"), "Anthropic Messages does not accept audio parts"))
+            return Err(Error::invalid_input(
+                [path, ".kind"].concat(),
+                "Anthropic Messages does not accept audio parts",
+            ))
         }
         other => return Err(unknown_part(other, path)),
     };

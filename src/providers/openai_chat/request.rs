@@ -4,20 +4,20 @@ use crate::error::{Error, Result};
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{array, json as json_text, object, text, Fields};
-use crate::request::{parallel_tool_calls, split_data_url};
+use crate::request::wire::{array, index, json as json_text, object, text, Fields};
+use crate::request::{parallel_tool_calls, split_data_url, write_parts};
 use crate::schema::to_strict_schema;
 use crate::tools::{write_tools, FunctionDef};
 
 /// The bare base64 data and the API format of an audio part.
-pub(crate) fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
+fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
     let (media_type, data) = match split_data_url(&part.value) {
         Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
         None => match part.media_type.as_deref() {
             Some(media_type) => (media_type, part.value.as_str()),
             None => {
                 return Err(Error::invalid_input(
-                    format!("{path}.mediaType"),
+                    [path, ".mediaType"].concat(),
                     "an audio part needs a mediaType (audio/wav, audio/mp3, ...) to name its format",
                 ))
             }
@@ -29,26 +29,30 @@ pub(crate) fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a s
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
     let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    match essence.as_str() {
-        "audio/wav" | "audio/x-wav" => "wav".into(),
-        "audio/mp3" | "audio/mpeg" => "mp3".into(),
-        "audio/flac" => "flac".into(),
-        "audio/ogg" => "ogg".into(),
-        other => other.strip_prefix("audio/").unwrap_or(other).to_owned(),
-    }
+    let format = match essence.as_str() {
+        "audio/wav" | "audio/x-wav" => "wav",
+        "audio/mp3" | "audio/mpeg" => "mp3",
+        "audio/flac" => "flac",
+        "audio/ogg" => "ogg",
+        other => other.strip_prefix("audio/").unwrap_or(other),
+    };
+    format.to_owned()
 }
 
+#[inline(never)]
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     Error::invalid_input(
-        format!("{path}.kind"),
-        format!("unknown content part kind `{kind}` (text, image, audio, file)"),
+        [path, ".kind"].concat(),
+        ["unknown content part kind `", kind, "` (text, image, audio, file)"].concat(),
     )
 }
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let wire: Vec<String> =
-        messages.iter().enumerate().map(|(i, m)| write_message(m, &format!("messages[{i}]"))).collect::<Result<_>>()?;
+    let mut wire = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        wire.push(write_message(message, &index("messages", i))?);
+    }
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", array(wire));
@@ -84,13 +88,7 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
         MessageContent::Text(value) => text(value),
         MessageContent::Parts(parts) => match parts.as_slice() {
             [only] if only.is_text() => text(&only.value),
-            parts => array(
-                parts
-                    .iter()
-                    .enumerate()
-                    .map(|(j, part)| write_part(part, &format!("{path}.content[{j}]")))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
+            parts => write_parts(parts, path, &write_part)?,
         },
     };
     wire.set("content", content);
@@ -99,22 +97,24 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
 
 /// [`part_to_wire`] written as JSON text.
 fn write_part(part: &ContentPart, path: &str) -> Result<String> {
-    let typed = |kind: &str, key: &str, inner: String| object([("type", text(kind)), (key, inner)]);
-    Ok(match part.kind.as_str() {
-        "text" => object([("type", text("text")), ("text", text(&part.value))]),
+    let (kind, inner) = match part.kind.as_str() {
+        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
         "image" => {
             let mut image = Fields::new();
             image.str("url", &part.value);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
                 image.str("detail", detail);
             }
-            typed("image_url", "image_url", image.finish())
+            ("image_url", image.finish())
         }
-        "audio" => typed("input_audio", "input_audio", write_audio(part, path)?),
-        "file" if part.value.starts_with("data:") => typed("file", "file", object([("file_data", text(&part.value))])),
-        "file" => typed("file", "file", object([("url", text(&part.value))])),
+        "audio" => ("input_audio", write_audio(part, path)?),
+        "file" => {
+            let key = if part.value.starts_with("data:") { "file_data" } else { "url" };
+            ("file", object([(key, text(&part.value))]))
+        }
         other => return Err(unknown_part(other, path)),
-    })
+    };
+    Ok(object([("type", text(kind)), (kind, inner)]))
 }
 
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
@@ -125,16 +125,7 @@ pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
 
 /// [`function_tool`] written as JSON text.
 fn write_function_tool(def: &FunctionDef<String>) -> String {
-    let mut function = Fields::new();
-    function.str("name", &def.name);
-    if let Some(description) = &def.description {
-        function.str("description", description);
-    }
-    function.set("parameters", def.parameters.clone());
-    if def.strict {
-        function.bool("strict", true);
-    }
-    object([("type", text("function")), ("function", function.finish())])
+    object([("type", text("function")), ("function", def.write("parameters", true).finish())])
 }
 
 /// [`response_format`] written as JSON text.

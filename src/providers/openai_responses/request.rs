@@ -7,13 +7,13 @@
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{unknown_part, write_audio};
-use crate::request::wire::{array, json as json_text, object, text, Fields};
-use crate::request::{is_system, parallel_tool_calls, system_text};
+use crate::request::wire::{array, index, json as json_text, object, text, Fields};
+use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, write_parts};
 use crate::schema::to_strict_schema;
 use crate::tools::{write_tools, FunctionDef};
 
@@ -23,7 +23,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
-            write_message(message, &format!("messages[{i}]"), &mut input, &mut sent_calls)?;
+            write_message(message, &index("messages", i), &mut input, &mut sent_calls)?;
         }
     }
     let mut body = Fields::new();
@@ -70,12 +70,7 @@ fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_ca
         return Ok(());
     }
     if message.role == "tool" {
-        let id = call_id.ok_or_else(|| {
-            Error::invalid_input(
-                format!("{path}.metadata.tool_call_id"),
-                "a tool message needs the id of the call it answers",
-            )
-        })?;
+        let id = call_id.ok_or_else(|| missing_call_id(path))?;
         input.push(output(text(&id)));
         return Ok(());
     }
@@ -107,46 +102,41 @@ fn write_content(message: &Message, path: &str) -> Result<String> {
         }
     }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    let parts = parts
-        .iter()
-        .enumerate()
-        .map(|(j, part)| write_part(part, text_type, &format!("{path}.content[{j}]")))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(array(parts))
+    write_parts(parts, path, &|part, path| write_part(part, text_type, path))
 }
 
 /// [`part_to_wire`] written as JSON text.
 fn write_part(part: &ContentPart, text_type: &str, path: &str) -> Result<String> {
-    let typed = |kind: &str, key: &str, value: String| object([("type", text(kind)), (key, value)]);
-    Ok(match part.kind.as_str() {
-        "text" => typed(text_type, "text", text(&part.value)),
-        "image" => {
-            let mut image = Fields::new();
-            image.str("type", "input_image");
-            image.str("image_url", &part.value);
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                image.str("detail", detail);
-            }
-            image.finish()
+    let mut item = Fields::new();
+    let kind = match part.kind.as_str() {
+        "text" => {
+            item.str("text", &part.value);
+            text_type
         }
-        "audio" => typed("input_audio", "input_audio", write_audio(part, path)?),
-        "file" if part.value.starts_with("data:") => typed("input_file", "file_data", text(&part.value)),
-        "file" => typed("input_file", "file_url", text(&part.value)),
+        "image" => {
+            item.str("image_url", &part.value);
+            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
+                item.str("detail", detail);
+            }
+            "input_image"
+        }
+        "audio" => {
+            item.set("input_audio", write_audio(part, path)?);
+            "input_audio"
+        }
+        "file" => {
+            item.str(if part.value.starts_with("data:") { "file_data" } else { "file_url" }, &part.value);
+            "input_file"
+        }
         other => return Err(unknown_part(other, path)),
-    })
+    };
+    item.str("type", kind);
+    Ok(item.finish())
 }
 
 /// [`flat_tool`] written as JSON text.
 fn write_flat_tool(def: &FunctionDef<String>) -> String {
-    let mut tool = Fields::new();
+    let mut tool = def.write("parameters", true);
     tool.str("type", "function");
-    tool.str("name", &def.name);
-    if let Some(description) = &def.description {
-        tool.str("description", description);
-    }
-    tool.set("parameters", def.parameters.clone());
-    if def.strict {
-        tool.bool("strict", true);
-    }
     tool.finish()
 }
