@@ -109,16 +109,17 @@ pub(crate) fn string(text: &str) -> Value {
 }
 
 /// An object of `(key, value)` pairs; a key given twice keeps its last value, as in `json!`.
-pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    object_of(&mut fields.into_iter())
+pub(crate) fn object<const N: usize>(mut fields: [(&str, Value); N]) -> Value {
+    object_of(&mut fields)
 }
 
-/// One insert at a time: collecting into the map would link a sort for its bulk build.
+/// One insert at a time: collecting into the map would link a sort for its bulk build. A
+/// slice, not an iterator, so there is one copy of this for every arity.
 #[inline(never)]
-fn object_of(fields: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
+fn object_of(fields: &mut [(&str, Value)]) -> Value {
     let mut map = Map::new();
     for (key, value) in fields {
-        map.insert(key.to_owned(), value);
+        map.insert((*key).to_owned(), std::mem::take(value));
     }
     Value::Object(map)
 }
