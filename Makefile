@@ -12,16 +12,18 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
 
 PKG := pkg
 
-# The release module is built for size (bench/FINDINGS.md §000): `opt-level = "z"` (Cargo.toml),
-# LLVM's inliner at RELEASE_INLINE, and the standard library rebuilt from source with it, so
-# its own code is size-optimised too, and with `panic = immediate-abort`: a panic (a bug: the
-# crate never panics on input) traps at once, without formatting a message. Those two need a
-# nightly toolchain and its `rust-src`; only this build uses them. Tests and `cargo build`
-# use stable, with panic messages.
+# The release module is built for size (bench/FINDINGS.md §000, §0000): `opt-level = "z"`
+# (Cargo.toml), LLVM's inliner at RELEASE_INLINE, the standard library rebuilt from source with
+# its size-minded variants chosen (`optimize_for_size`) but its code still at `opt-level = 3`
+# (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB), and with
+# `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at once,
+# without formatting a message. Those need a nightly toolchain and its `rust-src`; only this
+# build uses them. Tests and `cargo build` use stable, with panic messages.
 RELEASE_TOOLCHAIN := nightly
 RELEASE_INLINE := 50
 RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort -Cllvm-args=-inline-threshold=$(RELEASE_INLINE)
-RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
+	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 PKG_STAMP := $(PKG)/.built
 
@@ -58,7 +60,7 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-$(PKG_STAMP): $(WASM_SRC) $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
 	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
 		wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack . -- $(RELEASE_CARGO_FLAGS)
