@@ -43,14 +43,51 @@ impl ErrorCode {
 }
 
 /// An error: code, human-readable message, and for input errors the path of the bad value
-/// (for example `agent.tools[1].parameters[0].kind`).
+/// (for example `agent.tools[1].parameters[0].kind`). Its fields ([`ErrorFields`]) are read and
+/// written through the error itself (`error.code`, `error.path`); they live behind one box, so
+/// a `Result` carrying an `Error` is one pointer wide on its error side.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<ErrorFields>);
+
+/// Printed as the fields themselves, under the name `Error`.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field("path", &self.path)
+            .field("provider", &self.provider)
+            .finish()
+    }
+}
+
+/// What an [`Error`] holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct ErrorFields {
     pub code: ErrorCode,
     pub message: String,
     pub path: Option<String>,
     /// For `provider_error`: what the provider itself said, beside its message.
     pub provider: Option<Box<ProviderDetail>>,
+}
+
+impl std::ops::Deref for Error {
+    type Target = ErrorFields;
+    fn deref(&self) -> &ErrorFields {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorFields {
+        &mut self.0
+    }
+}
+
+impl From<ErrorFields> for Error {
+    fn from(fields: ErrorFields) -> Self {
+        Error(Box::new(fields))
+    }
 }
 
 /// The provider's own classification of an error body (`{"error": {type, code, message}}`),
@@ -67,17 +104,24 @@ pub struct ProviderDetail {
 
 impl Error {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into(), path: None, provider: None }
+        ErrorFields { code, message: message.into(), path: None, provider: None }.into()
     }
 
     /// A `provider_error`: the provider's message verbatim, its type and code beside it.
     pub fn provider(message: impl Into<String>, detail: ProviderDetail) -> Self {
-        Error { code: ErrorCode::ProviderError, message: message.into(), path: None, provider: Some(Box::new(detail)) }
+        ErrorFields {
+            code: ErrorCode::ProviderError,
+            message: message.into(),
+            path: None,
+            provider: Some(Box::new(detail)),
+        }
+        .into()
     }
 
     /// An `invalid_input` error at `path`.
     pub fn invalid_input(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Error { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()), provider: None }
+        ErrorFields { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()), provider: None }
+            .into()
     }
 
     pub fn with_path(mut self, path: impl Into<String>) -> Self {

@@ -31,7 +31,7 @@ pub mod wasm;
 
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::ProviderDetail;
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, ErrorFields, Result};
 pub use limits::Limits;
 pub use model::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};

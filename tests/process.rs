@@ -131,7 +131,7 @@ fn a_responses_error_object_is_a_provider_error_with_its_code() {
     let body = json!({"object": "response", "status": "failed", "error": {"code": "server_error", "message": "boom"}, "output": []});
     let err = process(&agent("openai", "responses"), &body).unwrap_err();
     assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, "boom"));
-    let detail = err.provider.unwrap();
+    let detail = err.provider.clone().unwrap();
     assert_eq!(detail.code.as_deref(), Some("server_error"));
     assert!(detail.retryable);
 }

@@ -65,7 +65,7 @@ fn check_provider_error(path: &str) {
     ] {
         assert_eq!(err.code, ErrorCode::ProviderError, "{path}");
         assert_eq!(err.message, error["message"].as_str().unwrap(), "{path}");
-        let detail = err.provider.expect("provider detail");
+        let detail = err.provider.clone().expect("provider detail");
         assert_eq!(detail.kind, as_text(&error["type"]), "{path}");
         assert_eq!(detail.code, as_text(&error["code"]), "{path}");
     }
@@ -362,7 +362,7 @@ fn check_openrouter_error(path: &str) {
     let err = process(&agent(path, false), read(path).as_str()).unwrap_err();
     assert_eq!(err.code, ErrorCode::ProviderError);
     assert_eq!(err.message, body(path)["error"]["message"].as_str().unwrap());
-    let detail = err.provider.unwrap();
+    let detail = err.provider.clone().unwrap();
     assert_eq!(detail.code.as_deref(), Some("429"));
     assert!(detail.retryable);
 }

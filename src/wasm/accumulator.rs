@@ -323,9 +323,11 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
         Some(_) => return Err(Error::invalid_input("options.provider", "provider must be a string")),
     }
     if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
-        let agent = Agent::from_json(agent).map_err(|e| match e.path {
-            Some(path) => Error { path: Some(format!("options.{path}")), ..e },
-            None => e,
+        let agent = Agent::from_json(agent).map_err(|mut e| {
+            if let Some(path) = &mut e.path {
+                path.insert_str(0, "options.");
+            }
+            e
         })?;
         agent_out = Some(agent);
     }
