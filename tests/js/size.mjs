@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 const TARGET = 80 * 1024;
-const CEILING = 135 * 1024;
+const CEILING = 131 * 1024;
 const dir = new URL("../../pkg/", import.meta.url);
 const files = ["llm_wire_bg.wasm", "llm_wire.js"];
 let total = 0;
