@@ -133,7 +133,7 @@ pub(crate) fn write_parts(
 #[inline(never)]
 pub(crate) fn missing_call_id(path: &str) -> Error {
     Error::invalid_input(
-        [path, ".metadata.tool_call_id"].concat(),
+        wire::field(path, "metadata.tool_call_id"),
         "a tool message needs the id of the call it answers",
     )
 }

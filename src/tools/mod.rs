@@ -125,7 +125,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
                 return Err(Error::invalid_input(
-                    [&index(&field(path, "tools"), j), ".inputSchema"].concat(),
+                    field(&index(&field(path, "tools"), j), "inputSchema"),
                     ["mcp tool `", name, "`: inputSchema must be a JSON Schema object"].concat(),
                 ))
             }

@@ -14,6 +14,7 @@ use crate::json::write::WriteJson;
 use crate::model::{Agent, Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
 use crate::process::{process_with, to_message, ProcessOptions, Span};
+use crate::request::wire;
 
 #[wasm_bindgen(typescript_custom_section)]
 const PROCESS_TYPES: &'static str = r#"
@@ -137,34 +138,19 @@ fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
         let text = |k: &str| match item.get(k) {
             Some(Value::String(s)) => Ok(s.clone()),
             None | Some(Value::Null) => Ok(String::new()),
-            Some(_) => Err(Error::invalid_input(indexed("toolCalls", i, &[".", k].concat()), "expected a string")),
+            Some(_) => Err(Error::invalid_input(wire::field(&wire::index("toolCalls", i), k), "expected a string")),
         };
         let arguments = match item.get("arguments") {
             Some(v @ Value::Object(_)) => v.to_json_text(),
             _ => text("arguments")?,
         };
         if !item.is_object() {
-            return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object").with_path(indexed(
-                "toolCalls",
-                i,
-                "",
-            )));
+            return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
+                .with_path(wire::index("toolCalls", i)));
         }
         calls.push(ToolCall { id: text("id")?, name: text("name")?, arguments });
     }
     Ok(calls)
-}
-
-/// `prefix`, `[index]` and `suffix` in one string: the path of a list element in an error
-/// (`toolCalls[2].name`).
-fn indexed(prefix: &str, index: usize, suffix: &str) -> String {
-    let mut out = String::with_capacity(prefix.len() + suffix.len() + 8);
-    out.push_str(prefix);
-    out.push('[');
-    crate::json::write::uint(&mut out, index as u64);
-    out.push(']');
-    out.push_str(suffix);
-    out
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p 
         None => {
             let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
-                    [path, ".mediaType"].concat(),
+                    field(path, "mediaType"),
                     ["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"].concat(),
                 )
             })?;
@@ -113,7 +113,7 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
     for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
-                index(&[path, ".metadata.tool_calls"].concat(), k),
+                index(&field(path, "metadata.tool_calls"), k),
                 ["the arguments of tool call `", &call.id, "` are not a JSON object"].concat(),
             )
         })?;
@@ -151,10 +151,7 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
         "image" => "image",
         "file" => "document",
         "audio" => {
-            return Err(Error::invalid_input(
-                [path, ".kind"].concat(),
-                "Anthropic Messages does not accept audio parts",
-            ))
+            return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts"))
         }
         other => return Err(unknown_part(other, path)),
     };

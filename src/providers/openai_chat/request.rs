@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{array, index, json as json_text, object, text, Fields};
+use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
 use crate::request::{parallel_tool_calls, split_data_url, write_parts};
 use crate::schema::to_strict_schema;
 use crate::tools::{write_tools, FunctionDef};
@@ -17,7 +17,7 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
             Some(media_type) => (media_type, part.value.as_str()),
             None => {
                 return Err(Error::invalid_input(
-                    [path, ".mediaType"].concat(),
+                    field(path, "mediaType"),
                     "an audio part needs a mediaType (audio/wav, audio/mp3, ...) to name its format",
                 ))
             }
@@ -42,7 +42,7 @@ pub fn audio_format(media_type: &str) -> String {
 #[inline(never)]
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     Error::invalid_input(
-        [path, ".kind"].concat(),
+        field(path, "kind"),
         ["unknown content part kind `", kind, "` (text, image, audio, file)"].concat(),
     )
 }
