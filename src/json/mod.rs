@@ -7,6 +7,7 @@
 //! A caller reads a document into a struct first and acts on it after, so an invalid event is
 //! never half-applied.
 
+pub(crate) mod float;
 #[cfg(test)]
 mod tests;
 pub(crate) mod value;
@@ -363,7 +364,7 @@ impl<'a> Reader<'a> {
 
     /// Any scalar as text, leniently: a string as itself, a number as its text (integers that
     /// fit 64 bits as written, others as serde_json writes the f64 it reads: `1.5e2` as
-    /// `150.0`, `1e21` as `1e21`), a boolean as `true`/`false`; `None` for null,
+    /// `150.0`, `1e21` as `1e+21`), a boolean as `true`/`false`; `None` for null,
     /// objects and arrays (skipped).
     pub(crate) fn scalar(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
         match self.peek()? {
@@ -380,11 +381,12 @@ impl<'a> Reader<'a> {
                     return Ok(Some(Cow::Borrowed(text)));
                 }
                 // As serde_json: other numbers are read as f64, and one out of its range is an
-                // error; the text is serde_json's for that f64 (the standard library's `Display`
-                // for f64 would link 14 KB of formatting code for this alone).
-                let value = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64);
+                // error; the text is serde_json's for that f64.
+                let value = float::parse(text).filter(|v| v.is_finite());
                 let value = value.ok_or(JsonError { what: "number out of range", at })?;
-                Ok(Some(Cow::Owned(value.to_string())))
+                let mut out = String::new();
+                float::write(&mut out, value);
+                Ok(Some(Cow::Owned(out)))
             }
             Kind::Bool => {
                 let value = self.src[self.pos] == b't';
@@ -409,7 +411,7 @@ impl<'a> Reader<'a> {
         if integer {
             return Ok(text.parse().ok());
         }
-        let value: f64 = text.parse().map_err(|_| self.err("invalid number"))?;
+        let value = float::parse(text).ok_or_else(|| self.err("invalid number"))?;
         let whole = value >= 0.0 && value.fract() == 0.0 && value < u64::MAX as f64;
         Ok(whole.then_some(value as u64))
     }

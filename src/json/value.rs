@@ -99,7 +99,7 @@ fn number(text: &str, integer: bool) -> Option<Number> {
             },
         }
     }
-    text.parse::<f64>().ok().and_then(Number::from_f64)
+    super::float::parse(text).and_then(Number::from_f64)
 }
 
 /// `Value::String` of `text`.

@@ -131,12 +131,12 @@ pub(crate) fn int(out: &mut String, n: i64) {
 }
 
 /// Appends a float as `serde_json` serialises an `f64`: the shortest text that reads back as
-/// the same value (`1.0`, `1e21`, `1e-7`, `-0.0`), and `null` for NaN and the infinities.
-/// `Number`'s `Display` is serde_json's own float formatting without its serializer.
+/// the same value (`1.0`, `1e+21`, `1e-7`, `-0.0`), and `null` for NaN and the infinities.
 pub(crate) fn float(out: &mut String, n: f64) {
-    match serde_json::Number::from_f64(n) {
-        Some(n) => number(out, &n),
-        None => out.push_str("null"),
+    if n.is_finite() {
+        super::float::write(out, n);
+    } else {
+        out.push_str("null");
     }
 }
 
@@ -147,9 +147,7 @@ pub(crate) fn number(out: &mut String, n: &serde_json::Number) {
     } else if let Some(n) = n.as_i64() {
         int(out, n);
     } else {
-        use std::fmt::Write;
-        // Writing into a `String` cannot fail.
-        let _ = write!(out, "{n}");
+        float(out, n.as_f64().unwrap_or(f64::NAN));
     }
 }
 

@@ -51,7 +51,7 @@ pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<O
 /// anything else, and negative or non-finite values.
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
     let text = r.scalar()?;
-    let value = text.as_deref().and_then(|t| t.parse::<f64>().ok());
+    let value = text.as_deref().and_then(crate::json::float::parse);
     Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
 }
 

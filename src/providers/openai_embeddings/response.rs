@@ -66,7 +66,7 @@ impl Vector {
                 let (mut out, mut bad) = (Vec::new(), None);
                 r.array(|r| {
                     let at = out.len();
-                    let number = if r.peek()? == Kind::Number { r.raw()?.parse::<f64>().ok() } else { None };
+                    let number = if r.peek()? == Kind::Number { crate::json::float::parse(r.raw()?) } else { None };
                     match number.filter(|x| x.is_finite()) {
                         Some(x) => out.push(x),
                         // An element that is not a number is left unread, and skipped.
