@@ -13,8 +13,10 @@
 //!   `f64`). Every other number goes, rewritten as JSON, to the host: `JSON.parse` in wasm,
 //!   `str::parse` natively. Both are correctly rounded, so the bits are the same everywhere.
 //! - [`write`] takes the shortest digits that read back as the same `f64` from the host
-//!   (`JSON.stringify` in wasm, serde_json's natively) and lays them out as serde_json does. Shortest
-//!   round-trip digits are unique where they are closest, so this is serde_json's text.
+//!   (`JSON.stringify` in wasm, serde_json's natively) and lays them out as serde_json does.
+//!   Both choose the candidate closest to the value, and the even one of two equally close
+//!   (the standard library's `{:e}` does not: it rounds such ties up), so this is serde_json's
+//!   text.
 //!
 //! Tests check both against the standard library and serde_json natively on random bits and
 //! random decimal texts, and the same digests again inside wasm (Node and Chromium).
