@@ -224,7 +224,7 @@ fn shortest_digits(text: &str) -> (Vec<u8>, i32) {
 /// The shortest round-trip text of a positive finite `n`, from the host.
 #[cfg(target_arch = "wasm32")]
 fn host_shortest(n: f64) -> String {
-    js_sys::JSON::stringify(&wasm_bindgen::JsValue::from_f64(n)).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    crate::wasm::js::stringify_text(&wasm_bindgen::JsValue::from_f64(n)).unwrap_or_default()
 }
 
 /// The shortest round-trip text of a positive finite `n`, natively: serde_json's own (the
@@ -238,7 +238,7 @@ fn host_shortest(n: f64) -> String {
 /// A JSON number's value from the host.
 #[cfg(target_arch = "wasm32")]
 fn host_parse(json: &str) -> Option<f64> {
-    js_sys::JSON::parse(json).ok()?.as_f64()
+    crate::wasm::js::parse(json).ok()?.as_f64()
 }
 
 /// A JSON number's value from the standard library.

@@ -1,12 +1,12 @@
 //! The wasm `Accumulator` class: one copy of the bytes into wasm memory and one `JSON.parse` of
 //! the events per `push`; the message itself stays in Rust until `finish()`.
 
-use js_sys::Uint8Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{js_error, to_js, to_json};
+use super::js::{self, Uint8Array};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
 use crate::model::{Agent, FinalMessage};
@@ -85,7 +85,7 @@ pub struct JsAccumulator {
     inner: Option<Accumulator>,
     finished: Option<FinalMessage>,
     agent: Option<Agent>,
-    on_span: Option<js_sys::Function>,
+    on_span: Option<js::Function>,
     scratch: Vec<u8>,
     /// The JSON text of the events of one call, reused across calls.
     out: String,
@@ -100,9 +100,9 @@ impl JsAccumulator {
         // Each known option is read by itself: cheaper than turning the whole object into JSON
         // (and `onSpan`, a function, is not JSON data).
         let mut on_span = None;
-        let options = if options.is_object() && !js_sys::Array::is_array(&options) {
+        let options = if options.is_object() && !js::Array::is_array(&options) {
             let options: &OptionsObject = options.unchecked_ref();
-            on_span = options.on_span()?.dyn_into::<js_sys::Function>().ok();
+            on_span = options.on_span()?.dyn_into::<js::Function>().ok();
             let mut map = serde_json::Map::new();
             for (key, get) in OPTION_GETTERS {
                 let value = get(options)?;
@@ -139,7 +139,7 @@ impl JsAccumulator {
             inner.push(copy_into(&mut self.scratch, array))
         } else if let Some(text) = chunk.as_string() {
             inner.push(text.as_bytes())
-        } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
+        } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             inner.push(copy_into(&mut self.scratch, &Uint8Array::new(buffer)))
         } else {
             return Err(js_error(&Error::invalid_input(
@@ -149,7 +149,7 @@ impl JsAccumulator {
         }
         .map_err(|e| js_error(&e))?;
         if events.is_empty() {
-            return Ok(js_sys::Array::new().into());
+            return Ok(js::Array::new().into());
         }
         events_to_js(&mut self.out, events)
     }
@@ -160,7 +160,7 @@ impl JsAccumulator {
     pub fn flush(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
             Some(inner) => events_to_js(&mut self.out, inner.flush()),
-            None => Ok(js_sys::Array::new().into()),
+            None => Ok(js::Array::new().into()),
         }
     }
 
@@ -170,7 +170,7 @@ impl JsAccumulator {
     pub fn abort(&mut self, message: &str) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
             Some(inner) => events_to_js(&mut self.out, inner.abort(message)),
-            None => Ok(js_sys::Array::new().into()),
+            None => Ok(js::Array::new().into()),
         }
     }
 
@@ -339,7 +339,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsValue, JsValue> {
     out.clear();
     crate::model::write_events(out, events);
-    let parsed = js_sys::JSON::parse(out);
+    let parsed = js::parse(out);
     if out.capacity() > 1 << 16 {
         // One huge push (a whole body) does not pin its buffer for the stream's life.
         *out = String::new();

@@ -4,6 +4,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use super::js;
 use crate::error::Error;
 use crate::json::value::{parse_value, parse_value_bytes};
 use crate::json::write::WriteJson;
@@ -20,12 +21,12 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
         return Ok(Value::Null);
     }
     let bad = |why: String| js_error(&Error::invalid_input(path, format!("not JSON data: {why}")));
-    let text = js_sys::JSON::stringify(&value).map_err(|e| {
-        let message = js_sys::Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
+    let text = js::stringify(&value).map_err(|e| {
+        let message = js::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
     })?;
     // A function or a Symbol stringifies to `undefined`, not to text.
-    let text = JsValue::from(text).as_string().ok_or_else(|| bad("a function or a symbol is not data".into()))?;
+    let text = text.as_string().ok_or_else(|| bad("a function or a symbol is not data".into()))?;
     match parse_value(&text) {
         Ok(json) => Ok(json),
         Err(err) => match crate::providers::repair_lone_surrogates(text.as_bytes()) {
@@ -39,16 +40,16 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
 /// as serde_json would write it, without serde's serializer), parsed once by the engine's
 /// `JSON.parse` (one crossing, no per-property calls).
 pub(crate) fn to_js<T: WriteJson + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&value.to_json_text())
+    js::parse(&value.to_json_text())
 }
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors).
 pub(crate) fn js_error(error: &Error) -> JsValue {
-    let js = js_sys::Error::new(&error.message);
+    let js = js::Error::new(&error.message);
     let object: &JsValue = js.as_ref();
-    let _ = js_sys::Reflect::set(object, &"code".into(), &error.code.as_str().into());
+    let _ = js::set(object, &"code".into(), &error.code.as_str().into());
     if let Some(path) = &error.path {
-        let _ = js_sys::Reflect::set(object, &"path".into(), &path.as_str().into());
+        let _ = js::set(object, &"path".into(), &path.as_str().into());
     }
     js.into()
 }

@@ -8,6 +8,7 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::js;
 use crate::model::{Block, FinalMessage};
 
 /// Strings at least this long are lifted; shorter ones are cheaper inside the JSON.
@@ -22,14 +23,14 @@ enum Step {
 
 pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsValue> {
     if !has_long_string(message) {
-        return js_sys::JSON::parse(&message.json_text());
+        return js::parse(&message.json_text());
     }
     // The long strings are moved out for the JSON and put back after, whatever happens: the
     // message is not copied, and it is whole again when this returns.
     let mut lifted = Vec::new();
     lift_message(message, &mut Vec::new(), &mut lifted);
     let result = (|| {
-        let object = js_sys::JSON::parse(&message.json_text())?;
+        let object = js::parse(&message.json_text())?;
         let mut made: Vec<(usize, JsValue)> = Vec::with_capacity(lifted.len());
         for (i, (path, text)) in lifted.iter().enumerate() {
             // The same text (the message's text and its text block) becomes one JS string.
@@ -115,9 +116,9 @@ fn set_at(root: &JsValue, path: &[Step], value: &JsValue) -> Result<(), JsValue>
     let Some((last, parents)) = path.split_last() else { return Ok(()) };
     let mut target = root.clone();
     for step in parents {
-        target = js_sys::Reflect::get(&target, &key(step))?;
+        target = js::get(&target, &key(step))?;
     }
-    js_sys::Reflect::set(&target, &key(last), value)?;
+    js::set(&target, &key(last), value)?;
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 
 pub mod accumulator;
 pub mod convert;
+pub(crate) mod js;
 mod message;
 mod process;
 mod request;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{js_error, to_js, to_json};
+use super::js;
 use crate::error::{Error, ErrorCode};
 use crate::json::write::WriteJson;
 use crate::model::{Agent, Property, ToolCall};
@@ -33,7 +34,7 @@ fn error(e: &Error) -> JsValue {
     let js = js_error(e);
     if let Some(detail) = &e.provider {
         let set = |k: &str, v: JsValue| {
-            let _ = js_sys::Reflect::set(&js, &k.into(), &v);
+            let _ = js::set(&js, &k.into(), &v);
         };
         if let Some(kind) = &detail.kind {
             set("providerType", kind.as_str().into());
@@ -54,9 +55,7 @@ fn response_text(response: &JsValue) -> Result<String, JsValue> {
     if response.is_undefined() || response.is_null() {
         return Err(error(&Error::invalid_input("response", "a response body is required")));
     }
-    js_sys::JSON::stringify(response)
-        .ok()
-        .and_then(|s| s.as_string())
+    js::stringify_text(response)
         .ok_or_else(|| error(&Error::invalid_input("response", "the response is not JSON data")))
 }
 
@@ -73,11 +72,8 @@ pub fn process_js(
 ) -> Result<JsValue, JsValue> {
     let agent = read_agent(agent)?;
     let text = response_text(&response)?;
-    let on_span = if options.is_object() {
-        js_sys::Reflect::get(&options, &"onSpan".into())?.dyn_into::<js_sys::Function>().ok()
-    } else {
-        None
-    };
+    let on_span =
+        if options.is_object() { js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok() } else { None };
     let mut span: Option<Span> = None;
     let mut keep = |s: Span| span = Some(s);
     let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut keep) } else { None } };

@@ -36,7 +36,7 @@ pub fn build_chat_args_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
-    js_sys::JSON::parse(&write_chat_args(&agent, &messages).map_err(|e| js_error(&e))?.finish())
+    super::js::parse(&write_chat_args(&agent, &messages).map_err(|e| js_error(&e))?.finish())
 }
 
 /// `{url, method, headers, body}` for `agent` and `messages`.
@@ -48,7 +48,7 @@ pub fn build_request_js(
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
     let options = RequestOptions::from_json(&to_json(options, "options")?).map_err(|e| js_error(&e))?;
-    js_sys::JSON::parse(&build_request(&agent, &messages, &options).map_err(|e| js_error(&e))?.to_json_text())
+    super::js::parse(&build_request(&agent, &messages, &options).map_err(|e| js_error(&e))?.to_json_text())
 }
 
 /// The §7.1.8 `gen_ai.*` attributes of a request body (or a `buildRequest` result) and,

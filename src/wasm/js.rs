@@ -1,0 +1,88 @@
+//! The JavaScript built-ins the module calls, declared here rather than taken from `js-sys`.
+//!
+//! Linking `js-sys` for these few functions also kept about forty of its closure trampolines
+//! (typed arrays' `forEach` callbacks, its JSPI futures) in the module's function table, where
+//! nothing reaches them but no tool can prove it. `js-sys` is still used by the wasm tests.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse(text)`: throws a `SyntaxError` for text that is not JSON.
+    #[wasm_bindgen(js_namespace = JSON, catch)]
+    pub(crate) fn parse(text: &str) -> Result<JsValue, JsValue>;
+
+    /// `JSON.stringify(value)`: a string, or `undefined` for a function or a symbol; throws for a
+    /// `BigInt` or a cycle.
+    #[wasm_bindgen(js_namespace = JSON, catch)]
+    pub(crate) fn stringify(value: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `Reflect.get(target, key)`: throws when `target` is not an object.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+    pub(crate) fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `Reflect.set(target, key, value)`: throws when `target` is not an object.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set, catch)]
+    pub(crate) fn set(target: &JsValue, key: &JsValue, value: &JsValue) -> Result<bool, JsValue>;
+
+    /// `Array.isArray(value)`.
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray)]
+    pub(crate) fn is_array(value: &JsValue) -> bool;
+
+    /// An `Array`.
+    #[wasm_bindgen(js_name = Array)]
+    pub(crate) type Array;
+
+    /// `new Array()`: empty.
+    #[wasm_bindgen(constructor, js_class = "Array")]
+    pub(crate) fn new() -> Array;
+
+    /// A `Uint8Array` (of this realm: `instanceof`).
+    #[wasm_bindgen(js_name = Uint8Array)]
+    pub(crate) type Uint8Array;
+
+    /// `new Uint8Array(buffer)`: a view of a whole `ArrayBuffer`.
+    #[wasm_bindgen(constructor, js_class = "Uint8Array")]
+    pub(crate) fn new(buffer: &ArrayBuffer) -> Uint8Array;
+
+    /// Its length in bytes.
+    #[wasm_bindgen(method, getter, js_class = "Uint8Array")]
+    pub(crate) fn length(this: &Uint8Array) -> u32;
+
+    /// `Uint8Array.prototype.set.call(target, source)`: copies `source` into `target`, a view of
+    /// wasm memory that must be exactly as long.
+    #[wasm_bindgen(js_namespace = Uint8Array, js_name = "prototype.set.call")]
+    fn copy_into_view(target: &mut [u8], source: &Uint8Array);
+
+    /// An `ArrayBuffer` (of this realm: `instanceof`).
+    #[wasm_bindgen(js_name = ArrayBuffer)]
+    pub(crate) type ArrayBuffer;
+
+    /// A function: anything whose `typeof` is `"function"`.
+    #[wasm_bindgen(js_name = Function, is_type_of = JsValue::is_function)]
+    pub(crate) type Function;
+
+    /// `f.call(this_arg, arg)`: what `f` throws is thrown.
+    #[wasm_bindgen(method, js_class = "Function", js_name = call, catch)]
+    pub(crate) fn call1(this: &Function, this_arg: &JsValue, arg: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// An `Error`.
+    #[wasm_bindgen(js_name = Error)]
+    pub(crate) type Error;
+
+    /// `new Error(message)`.
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    pub(crate) fn new(message: &str) -> Error;
+}
+
+impl Uint8Array {
+    /// Copies all its bytes into `target`, which must be exactly [`Uint8Array::length`] long.
+    pub(crate) fn copy_to(&self, target: &mut [u8]) {
+        Uint8Array::copy_into_view(target, self);
+    }
+}
+
+/// `JSON.stringify(value)` as a Rust string; `None` when it throws or gives `undefined`.
+pub(crate) fn stringify_text(value: &JsValue) -> Option<String> {
+    stringify(value).ok()?.as_string()
+}
