@@ -411,7 +411,7 @@ impl ChatStream {
             None => match read_document(data, ErrorBody::read_field) {
                 Ok(Some(error)) => b.error(error.info()),
                 _ => b.error(ErrorInfo {
-                    message: String::from_utf8_lossy(data).into_owned(),
+                    message: crate::text::lossy(data),
                     code: None,
                     outcome: Outcome::Determinate,
                     retryable: None,
