@@ -22,6 +22,17 @@ pub(crate) fn until(text: &str, byte: u8) -> &str {
     &text[..find_byte(text, byte).unwrap_or(text.len())]
 }
 
+/// `parts.concat()` for string slices, without `join_generic_copy` (the generic join the
+/// standard library's `concat` and `join` share): the error messages and paths are built
+/// with it.
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
+}
+
 /// `String::from_utf8_lossy(bytes).into_owned()` through `str::from_utf8`, which the module
 /// has anyway, instead of `Utf8Chunks`: each invalid sequence (as long as `Utf8Error::error_len`
 /// says, the same maximal prefix `Utf8Chunks` takes) becomes one U+FFFD, as does a truncated
@@ -91,6 +102,13 @@ mod tests {
                 assert_eq!(find_byte(text, byte), text.find(c), "{text:?} {c:?}");
                 assert_eq!(until(text, byte), text.split(c).next().unwrap(), "{text:?} {c:?}");
             }
+        }
+    }
+
+    #[test]
+    fn concat_is_slice_concat() {
+        for parts in [&[][..], &[""], &["a"], &["", "é", ""], &["a", "日本", "🎉", "b"], TEXTS] {
+            assert_eq!(concat(parts), parts.concat(), "{parts:?}");
         }
     }
 

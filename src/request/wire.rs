@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::json::{self, write};
+use crate::text::concat;
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
 ///
@@ -133,7 +134,7 @@ fn object_of(fields: &mut [(&str, String)]) -> String {
 /// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
 #[inline(never)]
 pub(crate) fn field(path: &str, key: &str) -> String {
-    [path, ".", key].concat()
+    concat(&[path, ".", key])
 }
 
 /// `path[i]`, the path of an array element.

@@ -11,7 +11,7 @@ use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::request::wire::{field, get};
-use crate::text::{find, find_byte};
+use crate::text::{concat, find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
@@ -54,7 +54,7 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
     let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
-        None => sanitise_name(&[method, "_", route].concat()),
+        None => sanitise_name(&concat(&[method, "_", route])),
     };
     let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
@@ -175,8 +175,11 @@ impl Resolver<'_> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
-                ["only local $refs can be resolved in a browser; `", reference, "` points outside the document"]
-                    .concat(),
+                concat(&[
+                    "only local $refs can be resolved in a browser; `",
+                    reference,
+                    "` points outside the document",
+                ]),
             ));
         };
         if self.stack.iter().any(|r| r == reference) {
@@ -189,7 +192,7 @@ impl Resolver<'_> {
         let Some(target) = resolve_pointer(self.doc, pointer) else {
             return Err(Error::invalid_input(
                 self.path,
-                ["$ref `", reference, "` points at nothing in the document"].concat(),
+                concat(&["$ref `", reference, "` points at nothing in the document"]),
             ));
         };
         self.stack.push(reference.to_owned());

@@ -7,6 +7,7 @@ use crate::options::write_openai_chat;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
 use crate::request::{parallel_tool_calls, split_data_url, write_parts};
 use crate::schema::to_strict_schema;
+use crate::text::concat;
 use crate::tools::{write_tools, FunctionDef};
 
 /// The bare base64 data and the API format of an audio part.
@@ -43,7 +44,7 @@ pub fn audio_format(media_type: &str) -> String {
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     Error::invalid_input(
         field(path, "kind"),
-        ["unknown content part kind `", kind, "` (text, image, audio, file)"].concat(),
+        concat(&["unknown content part kind `", kind, "` (text, image, audio, file)"]),
     )
 }
 
