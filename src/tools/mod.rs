@@ -182,7 +182,7 @@ pub(crate) fn empty_schema() -> Value {
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
 /// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
-fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
+pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
     if bindings.is_empty() {
         return;
     }
