@@ -176,10 +176,12 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         out.set(key, json_text(value));
     }
     if strict_object {
-        let was_required: Vec<&str> = match member(map, "required") {
-            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
+        let mut was_required: Vec<&str> = Vec::new();
+        if let Some(Value::Array(names)) = member(map, "required") {
+            for name in names {
+                was_required.extend(name.as_str());
+            }
+        }
         let mut properties = Fields::new();
         // The names as JSON text: the declared ones first, in their order, then the others.
         let mut required = Vec::new();

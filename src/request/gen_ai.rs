@@ -129,7 +129,11 @@ fn reason_of(value: &Value) -> Option<Value> {
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason.
 fn finish_reasons(response: &Value) -> Vec<Value> {
     if let Some(Value::Array(choices)) = get(response, "choices") {
-        return choices.iter().filter_map(reason_of).collect();
+        let mut reasons = Vec::new();
+        for choice in choices {
+            reasons.extend(reason_of(choice));
+        }
+        return reasons;
     }
     if let Some(reason) = reason_of(response) {
         return vec![reason];
