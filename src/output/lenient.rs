@@ -59,7 +59,8 @@ fn objects(text: &str) -> Vec<&str> {
             b'}' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    found.push(&text[start..=i]);
+                    // `..i + 1` rather than `..=i`: the module has no inclusive str range.
+                    found.push(&text[start..i + 1]);
                 }
             }
             _ => {}

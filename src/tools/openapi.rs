@@ -242,7 +242,7 @@ fn unescape_token(raw: &str) -> String {
             Some(b'1') => "/",
             Some(b'0') => "~",
             _ => {
-                token.push_str(&rest[..=at]);
+                token.push_str(&rest[..at + 1]); // not `..=at`: no inclusive str range
                 rest = &rest[at + 1..];
                 continue;
             }
