@@ -23,6 +23,7 @@ pub mod providers;
 pub mod request;
 pub mod schema;
 pub mod sse;
+mod text;
 pub mod tools;
 
 #[cfg(target_arch = "wasm32")]

@@ -15,6 +15,7 @@ pub use http::{build_request, HttpRequest, RequestOptions};
 use crate::error::{Error, Result};
 use crate::model::{Agent, ContentPart, Message, ModelOptions};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+use crate::text;
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,9 +81,8 @@ pub fn build_chat_args_json(agent: &Value, messages: &Value) -> Result<Value> {
 /// `data:<media type>[;params][;base64],<data>` → (media type, data); `None` for anything else.
 pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
     let rest = url.strip_prefix("data:")?;
-    let (header, data) = rest.split_once(',')?;
-    let media_type = header.split(';').next().unwrap_or_default();
-    Some((media_type, data))
+    let comma = text::find_byte(rest, b',')?;
+    Some((text::until(&rest[..comma], b';'), &rest[comma + 1..]))
 }
 
 /// `parallel_tool_calls` from `allowMultipleToolCalls`, for OpenAI requests that have tools
@@ -140,4 +140,39 @@ pub(crate) fn missing_call_id(path: &str) -> Error {
 
 pub(crate) fn is_system(message: &Message) -> bool {
     message.role == "system" || message.role == "developer"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_data_url;
+
+    #[test]
+    fn split_data_url_is_the_split_once_and_split_it_replaces() {
+        fn reference(url: &str) -> Option<(&str, &str)> {
+            let (header, data) = url.strip_prefix("data:")?.split_once(',')?;
+            Some((header.split(';').next().unwrap_or_default(), data))
+        }
+        let urls = [
+            "",
+            "data:",
+            "data:,",
+            "data:;,",
+            "data:image/png;base64,AAAA",
+            "data:image/png,a,b",
+            "data:,x",
+            "data:;base64,x",
+            "data:a;b;c,d;e,f",
+            "data:image/png",
+            "data:image/png;base64",
+            "DATA:a,b",
+            "xdata:a,b",
+            "data:é;ü,日本",
+            "data:audio/wav;codecs=1,",
+            "data:,,",
+            "data:;;,;",
+        ];
+        for url in urls {
+            assert_eq!(split_data_url(url), reference(url), "{url:?}");
+        }
+    }
 }

@@ -176,21 +176,31 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         out.set(key, json_text(value));
     }
     if strict_object {
-        let was_required: Vec<&str> = match member(map, "required") {
-            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
+        let mut was_required: Vec<&str> = Vec::new();
+        if let Some(Value::Array(names)) = member(map, "required") {
+            for name in names {
+                was_required.extend(name.as_str());
+            }
+        }
         let mut properties = Fields::new();
-        let mut required: Vec<&str> = Vec::new();
+        // The names as JSON text: the declared ones first, in their order, then the others.
+        let mut required = Vec::new();
         if let Some(Value::Object(props)) = member(map, "properties") {
             for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(*name)) {
                 let optional = !was_required.contains(&name.as_str());
                 properties.set(name, write_schema(sub, true, optional, &unbound));
             }
-            required.extend(was_required.iter().filter(|n| props.contains_key(**n)));
-            required.extend(props.keys().map(String::as_str).filter(|k| !was_required.contains(k)));
+            for &name in &was_required {
+                if props.contains_key(name) && !bound.contains_key(name) {
+                    required.push(text(name));
+                }
+            }
+            for name in props.keys() {
+                if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
+                    required.push(text(name));
+                }
+            }
         }
-        let required: Vec<String> = required.into_iter().filter(|name| !bound.contains_key(*name)).map(text).collect();
         out.set("properties", properties.finish());
         if bound.is_empty() || !required.is_empty() {
             out.set("required", array(required));
@@ -205,8 +215,12 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             out.set("properties", properties.finish());
         }
         if let Some(Value::Array(names)) = member(map, "required") {
-            let is_bound = |name: &&Value| matches!(name.as_str(), Some(n) if bound.contains_key(n));
-            let kept: Vec<String> = names.iter().filter(|n| !is_bound(n)).map(json_text).collect();
+            let mut kept = Vec::new();
+            for name in names {
+                if !matches!(name.as_str(), Some(n) if bound.contains_key(n)) {
+                    kept.push(json_text(name));
+                }
+            }
             if kept.is_empty() {
                 out.remove("required");
             } else {
@@ -254,7 +268,10 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
 
 /// `values` and then `last` (JSON text), as a JSON array.
 fn with_last(values: &[Value], last: String) -> String {
-    let mut written: Vec<String> = values.iter().map(json_text).collect();
+    let mut written = Vec::with_capacity(values.len() + 1);
+    for value in values {
+        written.push(json_text(value));
+    }
     written.push(last);
     array(written)
 }
@@ -290,6 +307,37 @@ mod tests {
                 }
                 let written = write_schema(schema, strict, nullable, &Map::new());
                 assert_eq!(written, changed.to_string(), "{schema} strict {strict} nullable {nullable}");
+            }
+        }
+    }
+
+    /// With bound parameters, `write_schema` writes what `make_strict` then the tools' binding
+    /// strip make of the schema (declared required names first, then the others).
+    #[test]
+    fn written_schemas_with_bindings_are_the_stripped_schemas_serialised() {
+        let schemas = [
+            json!({"type": "object", "required": ["b", "zz", "a", "b"], "properties": {
+                "a": {"type": "string"}, "b": {"type": "number"}, "c": {}, "é": {"type": "object", "properties": {"a": {}}}}}),
+            json!({"type": "object", "required": ["a"], "properties": {"a": {}}}),
+            json!({"type": "object", "required": [], "properties": {"x": {}}}),
+            json!({"type": "object", "required": ["a", 5, "c"], "properties": {"a": {}, "c": {}}}),
+            json!({"properties": {"a": {}, "b": {}}}),
+            json!({"type": "object"}),
+            json!({"type": "string", "required": ["a"]}),
+        ];
+        let bindings = [json!({"a": {}}), json!({"a": {}, "b": {}, "c": {}, "é": {}}), json!({"zz": {}, "x": {}})];
+        for schema in &schemas {
+            for bound in &bindings {
+                let bound = bound.as_object().unwrap();
+                for strict in [false, true] {
+                    let mut changed = schema.clone();
+                    if strict {
+                        make_strict(&mut changed);
+                    }
+                    crate::tools::strip_bindings(&mut changed, bound);
+                    let written = write_schema(schema, strict, false, bound);
+                    assert_eq!(written, changed.to_string(), "{schema} strict {strict} bound {bound:?}");
+                }
             }
         }
     }

@@ -12,6 +12,7 @@ use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOpti
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::request::wire::{field, index};
+use crate::text::concat;
 
 const KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
 const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
@@ -69,7 +70,7 @@ impl<'a> Obj<'a> {
     fn req_str(&self, key: &str) -> Result<String> {
         match self.opt_str(key)? {
             Some(s) if !s.is_empty() => Ok(s),
-            _ => Err(Error::invalid_input(self.at(key), ["`", key, "` is required"].concat())),
+            _ => Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"]))),
         }
     }
 
@@ -82,7 +83,16 @@ impl<'a> Obj<'a> {
             (Some(s), _) => crate::json::write::quoted(&s),
             (None, None) => "nothing".to_owned(),
         };
-        Err(Error::invalid_input(self.at(key), ["expected one of ", &allowed.join(", "), ", got ", &got].concat()))
+        let mut message = String::from("expected one of ");
+        for (i, value) in allowed.iter().enumerate() {
+            if i > 0 {
+                message.push_str(", ");
+            }
+            message.push_str(value);
+        }
+        message.push_str(", got ");
+        message.push_str(&got);
+        Err(Error::invalid_input(self.at(key), message))
     }
 
     fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
@@ -145,7 +155,7 @@ fn type_name(value: &Value) -> &'static str {
 /// `expected <want>, got <what value is>` at `path`.
 #[inline(never)]
 fn wrong(path: String, want: &str, got: &Value) -> Error {
-    Error::invalid_input(path, ["expected ", want, ", got ", type_name(got)].concat())
+    Error::invalid_input(path, concat(&["expected ", want, ", got ", type_name(got)]))
 }
 
 /// The elements of an array at `path`.
@@ -210,7 +220,7 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
     if let Some(key) = options.map.keys().find(|k| !KNOWN.contains(&k.as_str())) {
         return Err(Error::invalid_input(
             options.at(key),
-            ["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"].concat(),
+            concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),
         ));
     }
     // Filled field by field: one value to drop when a later field fails, not every earlier one.
@@ -274,7 +284,7 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
                 None => {
                     return Err(Error::invalid_input(
                         child_path,
-                        ["prompty tool `", &name, "` must carry its loaded child ({description?, inputs})"].concat(),
+                        concat(&["prompty tool `", &name, "` must carry its loaded child ({description?, inputs})"]),
                     ))
                 }
             };
@@ -313,7 +323,7 @@ fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
         None => {
             return Err(Error::invalid_input(
                 path,
-                ["mcp tool `", name, "` must carry the server's tools/list result"].concat(),
+                concat(&["mcp tool `", name, "` must carry the server's tools/list result"]),
             ))
         }
     };
@@ -334,7 +344,7 @@ fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
         },
         _ => "` must carry its OpenAPI 3 document",
     };
-    Err(Error::invalid_input(path, ["openapi tool `", name, why].concat()))
+    Err(Error::invalid_input(path, concat(&["openapi tool `", name, why])))
 }
 
 /// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
@@ -400,7 +410,7 @@ fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
         Some(Value::String(s)) => s.clone(),
         None if kind == "text" => String::new(),
         _ => {
-            return Err(Error::invalid_input(part.at("value"), ["a ", &kind, " part needs a string `value`"].concat()))
+            return Err(Error::invalid_input(part.at("value"), concat(&["a ", &kind, " part needs a string `value`"])))
         }
     };
     Ok(ContentPart {
@@ -410,4 +420,26 @@ fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
         // §7.1.2: an empty detail is never sent, so it is not kept either.
         detail: part.opt_str("detail")?.filter(|d| !d.is_empty()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Agent, Message};
+
+    #[test]
+    fn a_value_outside_a_closed_list_names_the_list() {
+        let message = serde_json::json!([{"role": "robot", "content": "hi"}]);
+        let err = Message::list_from_json(&message).unwrap_err();
+        assert_eq!(err.message, r#"expected one of system, developer, user, assistant, tool, got "robot""#);
+        assert_eq!(err.path.as_deref(), Some("messages[0].role"));
+        let agent = serde_json::json!({"model": {"id": "m", "apiType": 7}});
+        let err = Agent::from_json(&agent).unwrap_err();
+        assert_eq!(err.message, "expected a string, got a number");
+        let agent = serde_json::json!({"model": {"id": "m", "apiType": "rest"}});
+        let err = Agent::from_json(&agent).unwrap_err();
+        assert_eq!(err.message, r#"expected one of chat, responses, embedding, image, got "rest""#);
+        assert_eq!(err.path.as_deref(), Some("agent.model.apiType"));
+        let err = Agent::from_json(&serde_json::json!({"model": {}})).unwrap_err();
+        assert_eq!(err.message, "`id` is required");
+    }
 }

@@ -16,6 +16,7 @@ use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::request::wire::{field, get, index, json, object, text};
+use crate::text::concat;
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -36,7 +37,7 @@ impl Message {
     /// `{id, name, arguments}` one; `arguments` given as an object is serialised. `path` is the
     /// message's path (`messages[2]`).
     pub fn tool_call_list(&self, path: &str) -> Result<Vec<ToolCall>> {
-        let list_path = [path, ".metadata.", TOOL_CALLS].concat();
+        let list_path = concat(&[path, ".metadata.", TOOL_CALLS]);
         let calls = match self.metadata.get(TOOL_CALLS) {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Array(calls)) => calls,

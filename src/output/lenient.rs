@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::json::value::parse_value;
+use crate::text::{find, find_byte};
 
 /// The one object in damaged model output, or why there is none.
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
@@ -22,11 +23,11 @@ pub(crate) fn repair(text: &str) -> Result<Value, String> {
 
 /// The body of the first fenced block (```` ```json ```` or a bare ```` ``` ````).
 fn fenced(text: &str) -> Option<&str> {
-    let start = text.find("```")?;
+    let start = find(text, "```")?;
     let after = &text[start + 3..];
     // The info string (`json`, `JSON`, nothing) runs to the end of the fence line.
-    let body = &after[after.find('\n').map_or(after.len(), |n| n + 1)..];
-    let end = body.find("```").unwrap_or(body.len());
+    let body = &after[find_byte(after, b'\n').map_or(after.len(), |n| n + 1)..];
+    let end = find(body, "```").unwrap_or(body.len());
     Some(&body[..end])
 }
 
@@ -58,7 +59,8 @@ fn objects(text: &str) -> Vec<&str> {
             b'}' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    found.push(&text[start..=i]);
+                    // `..i + 1` rather than `..=i`: the module has no inclusive str range.
+                    found.push(&text[start..i + 1]);
                 }
             }
             _ => {}
@@ -91,4 +93,37 @@ fn without_trailing_commas(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fenced;
+
+    #[test]
+    fn fenced_is_the_find_based_slicing_it_replaces() {
+        fn reference(text: &str) -> Option<&str> {
+            let after = &text[text.find("```")? + 3..];
+            let body = &after[after.find('\n').map_or(after.len(), |n| n + 1)..];
+            Some(&body[..body.find("```").unwrap_or(body.len())])
+        }
+        let texts = [
+            "",
+            "`",
+            "``",
+            "```",
+            "````",
+            "```\n",
+            "```json\n{}\n```",
+            "```json{}```",
+            "a```é\n日本```b```",
+            "```\n```",
+            "```json\n{\"a\":1}",
+            "prose ```JSON\n{}\n``` more ```x```",
+            "\n```\n\n```\n",
+            "ü``ü```ü",
+        ];
+        for text in texts {
+            assert_eq!(fenced(text), reference(text), "{text:?}");
+        }
+    }
 }

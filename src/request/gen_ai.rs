@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::json::value::{parse_value, string};
 use crate::model::Agent;
 use crate::request::wire::get;
+use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
 const NOT_OPTIONS: &[&str] = &[
@@ -32,7 +33,7 @@ fn option_attribute(key: &str) -> String {
         "encoding_format" => "encoding_formats",
         other => other,
     };
-    ["gen_ai.request.", name].concat()
+    concat(&["gen_ai.request.", name])
 }
 
 /// Sets attribute `key` (one out-of-line insert for every attribute).
@@ -97,7 +98,7 @@ fn is_attribute_value(value: &Value) -> bool {
 fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
     for key in ["id", "model"] {
         if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            put(attributes, &["gen_ai.response.", key].concat(), string(text));
+            put(attributes, &concat(&["gen_ai.response.", key]), string(text));
         }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
@@ -128,7 +129,11 @@ fn reason_of(value: &Value) -> Option<Value> {
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason.
 fn finish_reasons(response: &Value) -> Vec<Value> {
     if let Some(Value::Array(choices)) = get(response, "choices") {
-        return choices.iter().filter_map(reason_of).collect();
+        let mut reasons = Vec::new();
+        for choice in choices {
+            reasons.extend(reason_of(choice));
+        }
+        return reasons;
     }
     if let Some(reason) = reason_of(response) {
         return vec![reason];

@@ -7,6 +7,7 @@ use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::{Agent, Message};
+use crate::text::concat;
 
 /// The `anthropic-version` header every Anthropic request carries.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -50,7 +51,7 @@ impl RequestOptions {
             Some(Value::Object(headers)) => {
                 for (name, value) in headers {
                     let Value::String(value) = value else {
-                        return Err(Error::invalid_input(["options.headers.", name].concat(), "expected a string"));
+                        return Err(Error::invalid_input(concat(&["options.headers.", name]), "expected a string"));
                     };
                     options.headers.push((name.clone(), value.clone()));
                 }
@@ -61,7 +62,7 @@ impl RequestOptions {
             match map.get(key) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) => *slot = Some(s.clone()).filter(|s| !s.is_empty()),
-                Some(_) => return Err(Error::invalid_input(["options.", key].concat(), "expected a string")),
+                Some(_) => return Err(Error::invalid_input(concat(&["options.", key]), "expected a string")),
             }
         }
         Ok(options)
@@ -143,11 +144,11 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         None => default_base_url(provider).ok_or_else(|| {
             Error::invalid_input(
                 "options.baseUrl",
-                ["provider `", provider, "` has no default address: give a baseUrl"].concat(),
+                concat(&["provider `", provider, "` has no default address: give a baseUrl"]),
             )
         })?,
     };
-    let url = [base.trim_end_matches('/'), endpoint(api)].concat();
+    let url = concat(&[base.trim_end_matches('/'), endpoint(api)]);
 
     let mut headers = Vec::new();
     header(&mut headers, "Content-Type", "application/json");
@@ -155,7 +156,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         match (api, provider) {
             (Api::Anthropic, _) => header(&mut headers, "x-api-key", key),
             (_, "azure") => header(&mut headers, "api-key", key),
-            _ => header(&mut headers, "Authorization", &["Bearer ", key].concat()),
+            _ => header(&mut headers, "Authorization", &concat(&["Bearer ", key])),
         }
     }
     if api == Api::Anthropic {

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::json::{self, write};
+use crate::text::concat;
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
 ///
@@ -100,16 +101,21 @@ pub(crate) fn json(value: &Value) -> String {
 
 /// An array of values already written as JSON text.
 pub(crate) fn array(items: impl IntoIterator<Item = String>) -> String {
-    array_of(&mut items.into_iter())
+    let mut items = items.into_iter();
+    array_of(&mut || items.next())
 }
 
+/// The items come through a `dyn FnMut` rather than a `dyn Iterator`: an iterator's vtable
+/// carries `advance_by` and `nth` too, instantiated for every iterator type passed in.
 #[inline(never)]
-fn array_of(items: &mut dyn Iterator<Item = String>) -> String {
+fn array_of(next: &mut dyn FnMut() -> Option<String>) -> String {
     let mut out = String::from("[");
-    for (i, item) in items.enumerate() {
-        if i > 0 {
+    let mut first = true;
+    while let Some(item) = next() {
+        if !first {
             out.push(',');
         }
+        first = false;
         out.push_str(&item);
     }
     out.push(']');
@@ -133,7 +139,7 @@ fn object_of(fields: &mut [(&str, String)]) -> String {
 /// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
 #[inline(never)]
 pub(crate) fn field(path: &str, key: &str) -> String {
-    [path, ".", key].concat()
+    concat(&[path, ".", key])
 }
 
 /// `path[i]`, the path of an array element.
@@ -200,6 +206,9 @@ mod tests {
         let written = object([("type", text("t")), ("data", array([text("é"), json(&json!(null))]))]);
         assert_eq!(written, json!({"type": "t", "data": ["é", null]}).to_string());
         assert_eq!(array([]), "[]");
+        assert_eq!(array(["1".to_owned()]), "[1]");
+        assert_eq!(array(vec!["1".to_owned(), "2".to_owned(), "3".to_owned()]), "[1,2,3]");
+        assert_eq!(array([String::new(), String::new()]), "[,]");
         assert_eq!(Fields::new().finish(), "{}");
     }
 }

@@ -206,7 +206,7 @@ impl EventState {
                 self.event.clear();
                 match std::str::from_utf8(value) {
                     Ok(name) => self.event.push_str(name),
-                    Err(_) => self.event.push_str(&String::from_utf8_lossy(value)),
+                    Err(_) => self.event.push_str(&crate::text::lossy(value)),
                 }
             }
             // An id with a NUL is ignored, as is a retry that is not all digits.

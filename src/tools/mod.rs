@@ -15,6 +15,7 @@ use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
 use crate::request::wire::{field, get, index, Fields};
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
+use crate::text::concat;
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -126,7 +127,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             Some(_) => {
                 return Err(Error::invalid_input(
                     field(&index(&field(path, "tools"), j), "inputSchema"),
-                    ["mcp tool `", name, "`: inputSchema must be a JSON Schema object"].concat(),
+                    concat(&["mcp tool `", name, "`: inputSchema must be a JSON Schema object"]),
                 ))
             }
         };
@@ -152,7 +153,7 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
             let name = tool.name.as_str();
             return Err(Error::invalid_input(
                 path,
-                [
+                concat(&[
                     "tool `",
                     name,
                     "` has the custom kind `",
@@ -162,8 +163,7 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
                     "` or `",
                     kind,
                     "` (see registerTool)",
-                ]
-                .concat(),
+                ]),
             ));
         }
     };
@@ -182,7 +182,7 @@ pub(crate) fn empty_schema() -> Value {
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
 /// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
-fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
+pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
     if bindings.is_empty() {
         return;
     }

@@ -11,6 +11,7 @@ use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::request::wire::{field, get};
+use crate::text::{concat, find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
@@ -53,7 +54,7 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
     let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
-        None => sanitise_name(&[method, "_", route].concat()),
+        None => sanitise_name(&concat(&[method, "_", route])),
     };
     let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
@@ -112,7 +113,7 @@ fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Ve
     let Some(Value::Object(content)) = get(body, "content") else { return };
     let json_media = content
         .get("application/json")
-        .or_else(|| content.iter().find(|(media, _)| media.contains("json")).map(|(_, v)| v));
+        .or_else(|| content.iter().find(|(media, _)| find(media, "json").is_some()).map(|(_, v)| v));
     let Some(schema) = json_media.and_then(|m| get(m, "schema")) else { return };
     let body_required = get(body, "required") == Some(&Value::Bool(true));
     match get(schema, "properties") {
@@ -174,8 +175,11 @@ impl Resolver<'_> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
-                ["only local $refs can be resolved in a browser; `", reference, "` points outside the document"]
-                    .concat(),
+                concat(&[
+                    "only local $refs can be resolved in a browser; `",
+                    reference,
+                    "` points outside the document",
+                ]),
             ));
         };
         if self.stack.iter().any(|r| r == reference) {
@@ -185,10 +189,10 @@ impl Resolver<'_> {
         if self.stack.len() >= MAX_REF_DEPTH {
             return Err(Error::invalid_input(self.path, "$refs nest more than 64 deep"));
         }
-        let Some(target) = self.doc.pointer(pointer) else {
+        let Some(target) = resolve_pointer(self.doc, pointer) else {
             return Err(Error::invalid_input(
                 self.path,
-                ["$ref `", reference, "` points at nothing in the document"].concat(),
+                concat(&["$ref `", reference, "` points at nothing in the document"]),
             ));
         };
         self.stack.push(reference.to_owned());
@@ -204,6 +208,69 @@ impl Resolver<'_> {
     }
 }
 
+/// `Value::pointer` (RFC 6901) with byte loops instead of `split('/')` and two
+/// `replace(&str, ..)`s, whose searchers the module would carry for this one call: the value at
+/// `pointer` in `doc`, or `None`. Each `/`-separated token has `~1` decoded to `/` and `~0` to
+/// `~`; an array index is ASCII digits without a leading zero (or `0` itself) that fit a usize.
+fn resolve_pointer<'a>(doc: &'a Value, pointer: &str) -> Option<&'a Value> {
+    let mut target = doc;
+    if pointer.is_empty() {
+        return Some(target);
+    }
+    let mut rest = pointer.strip_prefix('/')?;
+    loop {
+        let end = find_byte(rest, b'/');
+        let token = unescape_token(&rest[..end.unwrap_or(rest.len())]);
+        target = match target {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(list) => list.get(array_index(&token)?)?,
+            _ => return None,
+        };
+        match end {
+            Some(end) => rest = &rest[end + 1..],
+            None => return Some(target),
+        }
+    }
+}
+
+/// A pointer token with `~1` decoded to `/` and `~0` to `~` (a `~` before anything else stays).
+fn unescape_token(raw: &str) -> String {
+    let mut token = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = find_byte(rest, b'~') {
+        let decoded = match rest.as_bytes().get(at + 1) {
+            Some(b'1') => "/",
+            Some(b'0') => "~",
+            _ => {
+                token.push_str(&rest[..at + 1]); // not `..=at`: no inclusive str range
+                rest = &rest[at + 1..];
+                continue;
+            }
+        };
+        token.push_str(&rest[..at]);
+        token.push_str(decoded);
+        rest = &rest[at + 2..];
+    }
+    token.push_str(rest);
+    token
+}
+
+/// An array index token: ASCII digits, no leading zero unless it is `0`, within a usize.
+fn array_index(token: &str) -> Option<usize> {
+    let bytes = token.as_bytes();
+    if bytes.is_empty() || (bytes[0] == b'0' && bytes.len() != 1) {
+        return None;
+    }
+    let mut index: usize = 0;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        index = index.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
+    }
+    Some(index)
+}
+
 /// `get_/users/{id}` → `get_users_id`: function names allow letters, digits, `_` and `-` only.
 fn sanitise_name(raw: &str) -> String {
     let mut name = String::with_capacity(raw.len());
@@ -215,4 +282,90 @@ fn sanitise_name(raw: &str) -> String {
     }
     let trimmed = name.trim_end_matches('_');
     trimmed.chars().take(MAX_NAME_LEN).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_pointer_is_value_pointer() {
+        let doc: Value = serde_json::from_str(
+            r#"{"a":{"b":[10,{"c":"d"},12]},"":{"":1,"x":2},"a/b":3,"m~n":4,"~1":5,"~":6,"~01":7,"/":8,
+               "é":{"日本":[0,1,2,3,4,5,6,7,8,9,10,11]},"~x":9,"list":[[1,[2]]],"0":"zero","01":"lead"}"#,
+        )
+        .unwrap();
+        let pointers = [
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a/b",
+            "/a/b/0",
+            "/a/b/1/c",
+            "/a/b/2",
+            "/a/b/3",
+            "/a/b/01",
+            "/a/b/+1",
+            "/a/b/-1",
+            "/a/b/ 1",
+            "/a/b/1x",
+            "/a/b/",
+            "/a/b/18446744073709551616",
+            "/a/b/99999999999999999999",
+            "a",
+            "#/a",
+            "/a~1b",
+            "/m~0n",
+            "/~01",
+            "/~001",
+            "/~0",
+            "/~",
+            "/~1",
+            "/~x",
+            "/~2",
+            "/~",
+            "/~~1",
+            "/é/日本/11",
+            "/é/日本/010",
+            "/list/0/1/0",
+            "/list/0/1/0/0",
+            "/0",
+            "/01",
+            "/a/b/1/c/d",
+            "/missing",
+            "/a//",
+            "/~1~1",
+        ];
+        for pointer in pointers {
+            assert_eq!(resolve_pointer(&doc, pointer), doc.pointer(pointer), "{pointer:?}");
+        }
+        for token in ["", "~", "~~", "~0~1", "~10", "~01", "a~1b~0c", "~~01", "é~1ü", "~1~", "x~"] {
+            assert_eq!(unescape_token(token), token.replace("~1", "/").replace("~0", "~"), "{token:?}");
+        }
+        for token in [
+            "",
+            "0",
+            "00",
+            "01",
+            "1",
+            "+1",
+            "-1",
+            "10",
+            "4294967295",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1a",
+            "١",
+        ] {
+            let std = if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                None
+            } else {
+                token.parse::<usize>().ok()
+            };
+            assert_eq!(array_index(token), std, "{token:?}");
+        }
+    }
 }

@@ -54,10 +54,13 @@ pub(crate) fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// Installs the panic hook once per instance, so a bug shows its message in the console. The
-/// npm package's module is built with `panic = immediate-abort` (see the Makefile): there a
-/// panic traps at once (`RuntimeError: unreachable`) and the hook is never reached; test and
-/// `cargo` builds keep the message.
+/// Installs the panic hook once per instance, so a bug shows its message in the console. Test
+/// and `cargo` builds (stable, `panic = abort`) keep it. The npm package's module is built on
+/// nightly with `-Cpanic=immediate-abort` (see the Makefile), which sets
+/// `cfg(panic = "immediate-abort")`: there a panic traps at once (`RuntimeError: unreachable`)
+/// and the hook could never run, so the start function and the hook's code and JS imports are
+/// left out.
+#[cfg(not(panic = "immediate-abort"))]
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();

@@ -15,6 +15,7 @@ use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text};
+use crate::text::concat;
 use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
@@ -34,7 +35,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p 
             let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
-                    ["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"].concat(),
+                    concat(&["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"]),
                 )
             })?;
             (media_type, part.value.as_str())
@@ -114,7 +115,7 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
-                ["the arguments of tool call `", &call.id, "` are not a JSON object"].concat(),
+                concat(&["the arguments of tool call `", &call.id, "` are not a JSON object"]),
             )
         })?;
         blocks.push(object([

@@ -130,7 +130,7 @@ impl MessageBody<'_> {
             return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
         }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
-        for (index, raw) in self.content.into_iter().flatten().enumerate() {
+        for (index, raw) in self.content.unwrap_or_default().into_iter().enumerate() {
             let Some(block) = ContentBlock::read(raw) else {
                 b.other_block(0, "unknown", RawJson::from_valid(raw));
                 continue;
@@ -139,7 +139,7 @@ impl MessageBody<'_> {
             match block.kind.as_deref().unwrap_or("") {
                 "text" => {
                     b.text(0, block.text.as_deref().unwrap_or(""))?;
-                    for citation in block.citations.into_iter().flatten() {
+                    for citation in block.citations.unwrap_or_default() {
                         b.citation(0, RawJson::from_valid(citation));
                     }
                 }

@@ -7,6 +7,7 @@ use crate::options::write_openai_chat;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
 use crate::request::{parallel_tool_calls, split_data_url, write_parts};
 use crate::schema::to_strict_schema;
+use crate::text::concat;
 use crate::tools::{write_tools, FunctionDef};
 
 /// The bare base64 data and the API format of an audio part.
@@ -28,7 +29,7 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
 
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
-    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let essence = crate::text::until(media_type, b';').trim().to_ascii_lowercase();
     let format = match essence.as_str() {
         "audio/wav" | "audio/x-wav" => "wav",
         "audio/mp3" | "audio/mpeg" => "mp3",
@@ -43,7 +44,7 @@ pub fn audio_format(media_type: &str) -> String {
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     Error::invalid_input(
         field(path, "kind"),
-        ["unknown content part kind `", kind, "` (text, image, audio, file)"].concat(),
+        concat(&["unknown content part kind `", kind, "` (text, image, audio, file)"]),
     )
 }
 
@@ -136,4 +137,28 @@ fn write_response_format(outputs: &[Property]) -> Option<String> {
     let schema = json_text(&to_strict_schema(outputs));
     let json_schema = object([("name", text("structured_output")), ("strict", "true".into()), ("schema", schema)]);
     Some(object([("type", text("json_schema")), ("json_schema", json_schema)]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::audio_format;
+
+    #[test]
+    fn audio_format_takes_the_essence_before_the_first_semicolon() {
+        let cases = [
+            ("audio/wav", "wav"),
+            ("audio/x-wav;codecs=1", "wav"),
+            (" AUDIO/MPEG ; rate=44100", "mp3"),
+            ("audio/flac;", "flac"),
+            (";audio/ogg", ""),
+            ("", ""),
+            (";", ""),
+            ("audio/opus;;x", "opus"),
+            ("video/mp4", "video/mp4"),
+            ("audio/Ünï;x", "Ünï"),
+        ];
+        for (media_type, format) in cases {
+            assert_eq!(audio_format(media_type), format, "{media_type:?}");
+        }
+    }
 }

@@ -153,7 +153,9 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
         resume_document(data, at, |r| {
             r.members(|r, key| {
                 if !chunk.member(r, key, b"delta")? {
-                    skipped.extend(skip_marked(r)?);
+                    if let Some(span) = skip_marked(r)? {
+                        skipped.push(span);
+                    }
                 }
                 Ok(())
             })
@@ -169,7 +171,9 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
             }
             let value = r.pos();
             if !chunk.member(r, key, b"delta")? {
-                skipped.extend(skip_marked(r)?);
+                if let Some(span) = skip_marked(r)? {
+                    skipped.push(span);
+                }
             } else if choices_at.is_none() {
                 if let Some(known) = MEMBER_KEYS.iter().find(|k| **k == key) {
                     members.push((*known, value));
@@ -274,7 +278,11 @@ fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<(Content<'a>, Option<Span>
         })?;
         match kind.as_deref() {
             Some("thinking") => parts.extend(thinking.into_iter().map(|t| (true, t))),
-            _ => parts.extend(text.0.map(|t| (false, t))),
+            _ => {
+                if let Some(t) = text.0 {
+                    parts.push((false, t));
+                }
+            }
         }
         Ok(())
     })?;
@@ -289,7 +297,9 @@ fn read_thinking<'a>(r: &mut Reader<'a>) -> JsonResult<Vec<Cow<'a, str>>> {
     r.array(|r| {
         r.object(|r, key| {
             if key == b"text" {
-                texts.extend(Scalar::read(r)?.0);
+                if let Some(text) = Scalar::read(r)?.0 {
+                    texts.push(text);
+                }
             }
             Ok(())
         })?;
@@ -411,7 +421,7 @@ impl ChatStream {
             None => match read_document(data, ErrorBody::read_field) {
                 Ok(Some(error)) => b.error(error.info()),
                 _ => b.error(ErrorInfo {
-                    message: String::from_utf8_lossy(data).into_owned(),
+                    message: crate::text::lossy(data),
                     code: None,
                     outcome: Outcome::Determinate,
                     retryable: None,

@@ -7,12 +7,12 @@ use crate::request::wire::{array, text, Fields};
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut texts: Vec<String> = messages
-        .iter()
-        .flat_map(|m| m.content.parts().into_owned())
-        .filter(|part| part.is_text())
-        .map(|part| text(&part.value))
-        .collect();
+    let mut texts = Vec::new();
+    for message in messages {
+        for part in message.content.parts().iter().filter(|part| part.is_text()) {
+            texts.push(text(&part.value));
+        }
+    }
     let input = if texts.len() == 1 { texts.remove(0) } else { array(texts) };
     let mut body = Fields::new();
     body.str("model", &agent.model.id);

@@ -177,13 +177,19 @@ impl ResponseBody<'_> {
             };
             match item.kind.as_deref().unwrap_or("") {
                 "reasoning" => {
-                    for part in item.summary.iter().flatten().chain(item.content.iter().flatten()) {
+                    for part in item
+                        .summary
+                        .as_deref()
+                        .unwrap_or_default()
+                        .iter()
+                        .chain(item.content.as_deref().unwrap_or_default())
+                    {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
                     }
                 }
                 "message" => {
-                    for part in item.content.into_iter().flatten() {
+                    for part in item.content.unwrap_or_default() {
                         match part.kind.as_deref() {
                             Some("refusal") => {
                                 let text = part.refusal.as_deref().unwrap_or("");
@@ -193,7 +199,7 @@ impl ResponseBody<'_> {
                             _ => {
                                 b.break_block(0);
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
-                                for annotation in part.annotations.into_iter().flatten() {
+                                for annotation in part.annotations.unwrap_or_default() {
                                     b.citation(0, RawJson::from_valid(annotation));
                                 }
                             }

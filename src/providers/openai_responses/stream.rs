@@ -275,7 +275,7 @@ impl ResponsesStream {
                 b.end_tool_call(0, at);
             }
             "message" => {
-                for (index, part) in item.content.into_iter().flatten().enumerate() {
+                for (index, part) in item.content.unwrap_or_default().into_iter().enumerate() {
                     let fresh = self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64));
                     match part.kind.as_deref() {
                         Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
@@ -284,7 +284,7 @@ impl ResponsesStream {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
-                            for annotation in part.annotations.into_iter().flatten() {
+                            for annotation in part.annotations.unwrap_or_default() {
                                 b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
@@ -292,7 +292,7 @@ impl ResponsesStream {
                 }
             }
             "reasoning" => {
-                for (index, part) in item.summary.into_iter().flatten().enumerate() {
+                for (index, part) in item.summary.unwrap_or_default().into_iter().enumerate() {
                     if self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64)) {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;

@@ -1,0 +1,143 @@
+//! Byte-level stand-ins for `str::find(&str)`, `str::split(char)`, `split_once(char)` and
+//! `String::from_utf8_lossy`.
+//!
+//! The few places that look for a separator in a string do it with these plain byte loops
+//! rather than the standard library's pattern searchers (`StrSearcher`/`TwoWaySearcher`,
+//! `CharSearcher`, `Split`): each searcher is a generic instance of its own that the wasm
+//! module would carry for one or two calls on short strings. The needles are ASCII, so a match
+//! always starts and ends on a character boundary and slicing at it cannot panic.
+
+/// The byte offset of the first `needle` in `text` (`str::find(needle)`).
+pub(crate) fn find(text: &str, needle: &str) -> Option<usize> {
+    text.as_bytes().windows(needle.len()).position(|window| window == needle.as_bytes())
+}
+
+/// The byte offset of the first ASCII `byte` in `text` (`str::find(char)`).
+pub(crate) fn find_byte(text: &str, byte: u8) -> Option<usize> {
+    text.bytes().position(|b| b == byte)
+}
+
+/// The text before the first ASCII `byte`, or all of it (`split(char).next().unwrap()`).
+pub(crate) fn until(text: &str, byte: u8) -> &str {
+    &text[..find_byte(text, byte).unwrap_or(text.len())]
+}
+
+/// `parts.concat()` for string slices, without `join_generic_copy` (the generic join the
+/// standard library's `concat` and `join` share): the error messages and paths are built
+/// with it.
+pub(crate) fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        out.push_str(part);
+    }
+    out
+}
+
+/// `String::from_utf8_lossy(bytes).into_owned()` through `str::from_utf8`, which the module
+/// has anyway, instead of `Utf8Chunks`: each invalid sequence (as long as `Utf8Error::error_len`
+/// says, the same maximal prefix `Utf8Chunks` takes) becomes one U+FFFD, as does a truncated
+/// sequence at the end. Only error paths call it.
+pub(crate) fn lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                out.push(char::REPLACEMENT_CHARACTER);
+                match e.error_len() {
+                    Some(len) => bytes = &rest[len..],
+                    None => return out,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXTS: &[&str] = &[
+        "",
+        "a",
+        "```",
+        "``",
+        "````",
+        "x```y```z",
+        "é```ü",
+        "日本```語",
+        "a;b;c",
+        ";",
+        ";;a",
+        "a;;",
+        "ab;",
+        "data:image/png;base64,AAAA",
+        "~0~1",
+        "json",
+        "application/vnd.api+json",
+        "ünïcödé\n",
+        "\n\n",
+    ];
+    const NEEDLES: &[&str] = &["```", "json", ";", ",", "\n", "~1", "é"];
+
+    #[test]
+    fn find_is_str_find() {
+        for text in TEXTS {
+            for needle in NEEDLES {
+                assert_eq!(find(text, needle), text.find(needle), "{text:?} {needle:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_byte_and_until_are_the_char_searches() {
+        for text in TEXTS {
+            for byte in [b';', b',', b'\n', b'/', b'a'] {
+                let c = char::from(byte);
+                assert_eq!(find_byte(text, byte), text.find(c), "{text:?} {c:?}");
+                assert_eq!(until(text, byte), text.split(c).next().unwrap(), "{text:?} {c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn concat_is_slice_concat() {
+        for parts in [&[][..], &[""], &["a"], &["", "é", ""], &["a", "日本", "🎉", "b"], TEXTS] {
+            assert_eq!(concat(parts), parts.concat(), "{parts:?}");
+        }
+    }
+
+    #[test]
+    fn lossy_is_from_utf8_lossy() {
+        let mut cases: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"plain".to_vec(),
+            "é日本🎉".as_bytes().to_vec(),
+            vec![0xFF],
+            vec![0x80],
+            vec![0xC3],
+            vec![0xE6, 0x97],
+            vec![0xF0, 0x9F, 0x8E],
+            vec![0xF0, 0x9F, 0x8E, b'a'],
+            vec![b'a', 0xE6, 0x97, b'b', 0xFF, 0xFE, b'c'],
+            vec![0xED, 0xA0, 0x80],
+            vec![0xC0, 0xAF],
+            vec![0xF4, 0x90, 0x80, 0x80],
+            vec![0xF5, 0x80],
+            vec![0xE0, 0x80, 0x80],
+            vec![b'x', 0xC3, 0xA9, 0xC3],
+        ];
+        // Every one- and two-byte input, and some three-byte ones around the lead bytes.
+        cases.extend((0..=255u8).map(|a| vec![a]));
+        cases.extend((0..=255u8).flat_map(|a| (0..=255u8).step_by(7).map(move |b| vec![a, b])));
+        cases.extend((0xC0..=0xFFu8).flat_map(|a| (0x70..=0xC4u8).map(move |b| vec![a, b, 0x80, b'z'])));
+        for bytes in cases {
+            assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
+        }
+    }
+}
