@@ -82,10 +82,11 @@ impl Api {
             "image" => Ok(Api::Image),
             other => Err(Error::invalid_input(
                 "agent.model.apiType",
-                format!(
-                    "unknown apiType {}: expected chat, responses, embedding or image",
-                    crate::json::write::quoted(other)
-                ),
+                crate::text::concat(&[
+                    "unknown apiType ",
+                    &crate::json::write::quoted(other),
+                    ": expected chat, responses, embedding or image",
+                ]),
             )),
         }
     }
@@ -124,7 +125,7 @@ fn invalid_body(e: JsonError) -> Error {
     let message = if e.what == JsonError::not_an_object().what {
         "the response body is not a JSON object".to_owned()
     } else {
-        format!("the response body is not a valid response object: {e}")
+        crate::text::concat(&["the response body is not a valid response object: ", &e.message()])
     };
     Error::new(ErrorCode::InvalidJson, message).with_path("response")
 }

@@ -33,6 +33,16 @@ pub(crate) fn concat(parts: &[&str]) -> String {
     out
 }
 
+/// `n.to_string()` for an unsigned integer, through [`crate::json::write::uint`]: the messages
+/// that carry a number (limits, byte offsets, indexes) build it with this, so the standard
+/// library's formatting machinery (`fmt::write`, `Formatter::pad`, the integer `Display`) stays
+/// out of the wasm module.
+pub(crate) fn decimal(n: u64) -> String {
+    let mut out = String::new();
+    crate::json::write::uint(&mut out, n);
+    out
+}
+
 /// `String::from_utf8_lossy(bytes).into_owned()` through `str::from_utf8`, which the module
 /// has anyway, instead of `Utf8Chunks`: each invalid sequence (as long as `Utf8Error::error_len`
 /// says, the same maximal prefix `Utf8Chunks` takes) becomes one U+FFFD, as does a truncated
@@ -109,6 +119,13 @@ mod tests {
     fn concat_is_slice_concat() {
         for parts in [&[][..], &[""], &["a"], &["", "é", ""], &["a", "日本", "🎉", "b"], TEXTS] {
             assert_eq!(concat(parts), parts.concat(), "{parts:?}");
+        }
+    }
+
+    #[test]
+    fn decimal_is_to_string() {
+        for n in [0, 1, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
+            assert_eq!(decimal(n), n.to_string());
         }
     }
 

@@ -9,6 +9,7 @@ use super::think::{Part, ThinkSplitter};
 use super::tool_calls::{resolve, ToolCallState};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJson, StreamEvent, ToolCall, Usage};
+use crate::text::{concat, decimal};
 use crate::Limits;
 
 /// One slot of a choice's content, in stream order.
@@ -109,7 +110,11 @@ impl MessageBuilder {
         if self.message_bytes > self.limits.max_message_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!("the message is larger than maxMessageBytes ({} bytes)", self.limits.max_message_bytes),
+                concat(&[
+                    "the message is larger than maxMessageBytes (",
+                    &decimal(self.limits.max_message_bytes as u64),
+                    " bytes)",
+                ]),
             ));
         }
         Ok(())
@@ -269,7 +274,11 @@ impl MessageBuilder {
         if call.arguments.len() + delta.len() > max {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!("tool call arguments are larger than maxToolArgumentBytes ({max} bytes)"),
+                concat(&[
+                    "tool call arguments are larger than maxToolArgumentBytes (",
+                    &decimal(max as u64),
+                    " bytes)",
+                ]),
             ));
         }
         call.arguments.push_str(delta);
@@ -373,7 +382,7 @@ impl MessageBuilder {
         let refusal = std::mem::take(&mut self.choice(choice).refusal);
         if !refusal.is_empty() {
             self.error(ErrorInfo {
-                message: format!("Model refused: {refusal}"),
+                message: concat(&["Model refused: ", &refusal]),
                 code: Some(ErrorCode::ModelRefused.as_str().to_owned()),
                 outcome: Outcome::Determinate,
                 retryable: Some(false),

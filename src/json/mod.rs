@@ -32,11 +32,20 @@ impl JsonError {
     pub(crate) fn not_an_object() -> Self {
         JsonError { what: "expected an object", at: 0 }
     }
+
+    /// `what at byte N`, the text every message that reports a JSON error carries (built
+    /// without `format!`, which would keep the formatting machinery in the wasm module).
+    pub(crate) fn message(&self) -> String {
+        let mut out = crate::text::concat(&[self.what, " at byte "]);
+        write::uint(&mut out, self.at as u64);
+        out
+    }
 }
 
+/// [`JsonError::message`].
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.what, self.at)
+        f.write_str(&self.message())
     }
 }
 

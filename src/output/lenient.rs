@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::json::value::parse_value;
-use crate::text::{find, find_byte};
+use crate::text::{concat, decimal, find, find_byte};
 
 /// The one object in damaged model output, or why there is none.
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
@@ -13,11 +13,11 @@ pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let candidate = match objects(inner).as_slice() {
         [] => return Err("no balanced JSON object in the text".into()),
         [one] => *one,
-        many => return Err(format!("{} JSON objects in the text; expected one", many.len())),
+        many => return Err(concat(&[&decimal(many.len() as u64), " JSON objects in the text; expected one"])),
     };
     match parse_value(candidate) {
         Ok(value) => Ok(value),
-        Err(_) => parse_value(&without_trailing_commas(candidate)).map_err(|e| e.to_string()),
+        Err(_) => parse_value(&without_trailing_commas(candidate)).map_err(|e| e.message()),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value;
 use crate::json::write::{Object, WriteJson};
 use crate::model::{Property, ToolCall};
+use crate::text::{concat, decimal};
 
 /// A tool call ready to run: its arguments parsed to an object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,17 +42,19 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
         let fail = |why: String| {
             Error::new(
                 ErrorCode::InvalidJson,
-                format!("tool call {} ({}): {why}", crate::json::write::quoted(&call.id), call.name),
+                concat(&["tool call ", &crate::json::write::quoted(&call.id), " (", &call.name, "): ", &why]),
             )
-            .with_path(format!("toolCalls[{i}].arguments"))
+            .with_path(concat(&["toolCalls[", &decimal(i as u64), "].arguments"]))
         };
         let arguments = if text.is_empty() {
             Map::new()
         } else {
             match parse_value(text) {
                 Ok(Value::Object(map)) => map,
-                Ok(other) => return Err(fail(format!("arguments are {}, not an object", validate::kind_of(&other)))),
-                Err(e) => return Err(fail(format!("arguments are not valid JSON: {e}"))),
+                Ok(other) => {
+                    return Err(fail(concat(&["arguments are ", validate::kind_of(&other), ", not an object"])))
+                }
+                Err(e) => return Err(fail(concat(&["arguments are not valid JSON: ", &e.message()]))),
             }
         };
         actions.push(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments });
@@ -78,10 +81,17 @@ pub fn parse_structured_output(text: &str, outputs: &[Property], options: Struct
     let value = match parse_value(text.trim()) {
         Ok(value) => value,
         Err(e) if options.lenient => lenient::repair(text).map_err(|why| {
-            Error::new(ErrorCode::InvalidJson, format!("the output is not JSON ({e}) and cannot be repaired: {why}"))
-                .with_path("$")
+            Error::new(
+                ErrorCode::InvalidJson,
+                concat(&["the output is not JSON (", &e.message(), ") and cannot be repaired: ", &why]),
+            )
+            .with_path("$")
         })?,
-        Err(e) => return Err(Error::new(ErrorCode::InvalidJson, format!("the output is not JSON: {e}")).with_path("$")),
+        Err(e) => {
+            return Err(
+                Error::new(ErrorCode::InvalidJson, concat(&["the output is not JSON: ", &e.message()])).with_path("$")
+            )
+        }
     };
     validate::object(&value, outputs, &mut validate::JsonPath::root())?;
     Ok(value)

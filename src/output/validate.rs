@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::write::quoted;
 use crate::model::Property;
+use crate::text::{concat, decimal};
 
 /// The largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -37,9 +39,9 @@ impl JsonPath {
         let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
         if plain {
-            format!(".{key}")
+            concat(&[".", key])
         } else {
-            format!("[{}]", crate::json::write::quoted(key))
+            concat(&["[", &quoted(key), "]"])
         }
     }
 
@@ -64,16 +66,15 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// the others absent or null, no other key.
 pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath) -> Result<()> {
     let Value::Object(map) = value else {
-        return Err(path.fail(format!("expected an object, got {}", kind_of(value))));
+        return Err(path.fail(concat(&["expected an object, got ", kind_of(value)])));
     };
     for property in properties {
         let segment = JsonPath::key_segment(&property.name);
         match map.get(&property.name) {
             None | Some(Value::Null) if property.required => {
-                return Err(path.fail_at(
-                    &segment,
-                    format!("the required property {} is missing", crate::json::write::quoted(&property.name)),
-                ));
+                return Err(
+                    path.fail_at(&segment, concat(&["the required property ", &quoted(&property.name), " is missing"]))
+                );
             }
             None | Some(Value::Null) => {}
             Some(v) => path.check(&segment, v, property)?,
@@ -81,8 +82,7 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
     }
     if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
         let segment = JsonPath::key_segment(key);
-        return Err(path
-            .fail_at(&segment, format!("{} is not a property of the output schema", crate::json::write::quoted(key))));
+        return Err(path.fail_at(&segment, concat(&[&quoted(key), " is not a property of the output schema"])));
     }
     Ok(())
 }
@@ -103,12 +103,12 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
     if !ok {
         let kind =
             if property.kind == "integer" && value.is_number() { "a non-integer number" } else { kind_of(value) };
-        return Err(path.fail(format!("expected {}, got {kind}", property.kind)));
+        return Err(path.fail(concat(&["expected ", &property.kind, ", got ", kind])));
     }
     if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
         if !allowed.iter().any(|a| same(a, value)) {
             use crate::json::write::WriteJson;
-            return Err(path.fail(format!("{} is not one of {}", value.to_json_text(), allowed.to_json_text())));
+            return Err(path.fail(concat(&[&value.to_json_text(), " is not one of ", &allowed.to_json_text()])));
         }
     }
     match value {
@@ -120,10 +120,11 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
         Value::Array(items) => match property.items.as_deref() {
             Some(item) => {
                 for (i, v) in items.iter().enumerate() {
+                    let segment = concat(&["[", &decimal(i as u64), "]"]);
                     if v.is_null() {
-                        return Err(path.fail_at(&format!("[{i}]"), "expected an item, got null".into()));
+                        return Err(path.fail_at(&segment, "expected an item, got null".into()));
                     }
-                    path.check(&format!("[{i}]"), v, item)?;
+                    path.check(&segment, v, item)?;
                 }
                 Ok(())
             }

@@ -136,7 +136,7 @@ pub(crate) enum Handled {
 /// A chunk that is not JSON: reported, and the stream goes on.
 pub(crate) fn invalid_chunk(err: &str) -> ErrorInfo {
     ErrorInfo {
-        message: format!("a stream event is not valid JSON: {err}"),
+        message: crate::text::concat(&["a stream event is not valid JSON: ", err]),
         code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
         outcome: Outcome::Indeterminate,
         retryable: Some(false),

@@ -10,6 +10,7 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::text::{concat, decimal};
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -156,13 +157,21 @@ impl SseDecoder {
         if line_len > self.max_event_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!("an SSE line is longer than maxEventBytes ({} bytes)", self.max_event_bytes),
+                concat(&[
+                    "an SSE line is longer than maxEventBytes (",
+                    &decimal(self.max_event_bytes as u64),
+                    " bytes)",
+                ]),
             ));
         }
         if line_len + self.state.data.len() > self.max_buffered_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!("more than maxBufferedBytes ({} bytes) of unterminated input", self.max_buffered_bytes),
+                concat(&[
+                    "more than maxBufferedBytes (",
+                    &decimal(self.max_buffered_bytes as u64),
+                    " bytes) of unterminated input",
+                ]),
             ));
         }
         Ok(())
@@ -193,7 +202,11 @@ impl EventState {
                 if self.data.len() + value.len() + 1 > max_event_bytes {
                     return Err(Error::new(
                         ErrorCode::LimitExceeded,
-                        format!("an SSE event is larger than maxEventBytes ({max_event_bytes} bytes)"),
+                        concat(&[
+                            "an SSE event is larger than maxEventBytes (",
+                            &decimal(max_event_bytes as u64),
+                            " bytes)",
+                        ]),
                     ));
                 }
                 if self.has_data {

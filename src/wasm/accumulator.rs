@@ -11,6 +11,7 @@ use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
 use crate::model::{Agent, FinalMessage};
 use crate::process::message_span;
+use crate::text::concat;
 use crate::Limits;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -273,7 +274,7 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
             serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
         });
     }
-    to_json(value, &format!("options.{key}"))
+    to_json(value, &concat(&["options.", key]))
 }
 
 /// Reads `AccumulatorOptions`; every bad value is an `invalid_input` at its path.
@@ -291,7 +292,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             match map.get(name) {
                 None | Some(Value::Null) => Ok(default),
                 Some(v) => v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
-                    Error::invalid_input(format!("options.{name}"), "a limit must be a positive integer")
+                    Error::invalid_input(concat(&["options.", name]), "a limit must be a positive integer")
                 }),
             }
         };
@@ -308,10 +309,11 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             out.format = Format::from_name(name).ok_or_else(|| {
                 Error::invalid_input(
                     "options.format",
-                    format!(
-                        "unknown format {}: use auto, openai-chat, anthropic or openai-responses",
-                        crate::json::write::quoted(name)
-                    ),
+                    concat(&[
+                        "unknown format ",
+                        &crate::json::write::quoted(name),
+                        ": use auto, openai-chat, anthropic or openai-responses",
+                    ]),
                 )
             })?
         }
@@ -357,4 +359,29 @@ fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array) -> &'s [u8] {
     let bytes = &mut scratch[..n];
     array.copy_to(bytes);
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wasm::test_support::{field, js};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The messages and paths built from parts read as the `format!` strings they replace did.
+    #[wasm_bindgen_test]
+    fn bad_options_name_the_option_in_the_message_and_the_path() {
+        let error = |options: JsValue| JsAccumulator::new(options).err().unwrap();
+        let bad_format = error(js(r#"{"format": "x\"ml"}"#));
+        let expected = r#"unknown format "x\"ml": use auto, openai-chat, anthropic or openai-responses"#;
+        assert_eq!(field(&bad_format, "message"), expected);
+        assert_eq!(field(&bad_format, "path"), "options.format");
+        let bad_limit = error(js(r#"{"maxEventBytes": 0}"#));
+        assert_eq!(field(&bad_limit, "message"), "a limit must be a positive integer");
+        assert_eq!(field(&bad_limit, "path"), "options.maxEventBytes");
+        let options = js("{}");
+        js_sys::Reflect::set(&options, &"agent".into(), &js_sys::Function::new_no_args("")).unwrap();
+        let not_data = error(options);
+        assert_eq!(field(&not_data, "message"), "not JSON data: a function or a symbol is not data");
+        assert_eq!(field(&not_data, "path"), "options.agent");
+    }
 }

@@ -20,7 +20,7 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Value::Null);
     }
-    let bad = |why: String| js_error(&Error::invalid_input(path, format!("not JSON data: {why}")));
+    let bad = |why: String| js_error(&Error::invalid_input(path, crate::text::concat(&["not JSON data: ", &why])));
     let text = js::stringify(&value).map_err(|e| {
         let message = js::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
@@ -30,8 +30,8 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     match parse_value(&text) {
         Ok(json) => Ok(json),
         Err(err) => match crate::providers::repair_lone_surrogates(text.as_bytes()) {
-            Some(repaired) => parse_value_bytes(&repaired).map_err(|e| bad(e.to_string())),
-            None => Err(bad(err.to_string())),
+            Some(repaired) => parse_value_bytes(&repaired).map_err(|e| bad(e.message())),
+            None => Err(bad(err.message())),
         },
     }
 }

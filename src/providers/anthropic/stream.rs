@@ -156,8 +156,8 @@ impl AnthropicStream {
         }
         let parsed = match read_document(event.data, Event::read) {
             Ok(Some(parsed)) => parsed,
-            Ok(None) => return Ok(Handled::NotJson(JsonError::not_an_object().to_string())),
-            Err(err) => return Ok(Handled::NotJson(err.to_string())),
+            Ok(None) => return Ok(Handled::NotJson(JsonError::not_an_object().message())),
+            Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         self.template.offer(event.data, parsed.only_text(), &[]);
         let index = parsed.index.unwrap_or(0);

@@ -384,7 +384,7 @@ impl ChatStream {
         }
         let chunk = match read_stream_chunk(data, &mut self.memo, &mut self.skipped) {
             Ok(chunk) => chunk,
-            Err(err) => return Ok(Handled::NotJson(err.to_string())),
+            Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         self.template.offer(data, chunk.only_text(), &self.skipped);
         b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());

@@ -6,6 +6,7 @@ use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::providers::ErrorBody;
+use crate::text::{concat, decimal};
 
 /// An embeddings body, read by hand with the crate's JSON reader. Where the serde derive this
 /// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
@@ -75,7 +76,9 @@ impl Vector {
                     Ok(())
                 })?;
                 Ok(Some(Vector(match bad {
-                    Some(at) => Err(format!("element {at} of a list embedding is not a finite number")),
+                    Some(at) => {
+                        Err(concat(&["element ", &decimal(at as u64), " of a list embedding is not a finite number"]))
+                    }
                     None => Ok(out),
                 })))
             }
@@ -101,15 +104,12 @@ impl EmbeddingBody<'_> {
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
+            let at = || decimal(i as u64);
+            let path = || concat(&["data[", &at(), "].embedding"]);
             let vector = item.embedding.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidJson, format!("data[{i}] has no `embedding`"))
-                    .with_path(format!("data[{i}].embedding"))
+                Error::new(ErrorCode::InvalidJson, concat(&["data[", &at(), "] has no `embedding`"])).with_path(path())
             })?;
-            vectors.push(
-                vector
-                    .0
-                    .map_err(|why| Error::new(ErrorCode::InvalidJson, why).with_path(format!("data[{i}].embedding")))?,
-            );
+            vectors.push(vector.0.map_err(|why| Error::new(ErrorCode::InvalidJson, why).with_path(path()))?);
         }
         if vectors.len() == 1 {
             return Ok(ProcessResult::Vector(vectors.pop().unwrap_or_default()));
@@ -122,7 +122,11 @@ impl EmbeddingBody<'_> {
 pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, String> {
     let bytes = decode_base64(text)?;
     if bytes.len() % 4 != 0 {
-        return Err(format!("a base64 embedding decodes to {} bytes, not a whole number of float32", bytes.len()));
+        return Err(concat(&[
+            "a base64 embedding decodes to ",
+            &decimal(bytes.len() as u64),
+            " bytes, not a whole number of float32",
+        ]));
     }
     let mut out = Vec::with_capacity(bytes.len() / 4);
     let mut at = 0;
@@ -148,7 +152,8 @@ fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(body.len() / 4 * 3 + 3);
     let (mut acc, mut bits) = (0u32, 0u32);
     for (i, &c) in body.iter().enumerate() {
-        let v = value(c).ok_or_else(|| format!("a base64 embedding has an invalid character at {i}"))?;
+        let v =
+            value(c).ok_or_else(|| concat(&["a base64 embedding has an invalid character at ", &decimal(i as u64)]))?;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {

@@ -119,7 +119,7 @@ impl ResponsesStream {
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let e = match Event::read(event.data) {
             Ok(e) => e,
-            Err(err) => return Ok(Handled::NotJson(err.to_string())),
+            Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         let kind = e.kind.as_deref().unwrap_or(event.event);
         match kind {
