@@ -138,5 +138,5 @@ pub(crate) fn write_openai_responses(options: &ModelOptions, body: &mut Fields) 
 /// default goes in exactly when neither the options nor `additionalProperties` set it).
 pub(crate) fn write_anthropic(options: &ModelOptions, body: &mut Fields) {
     write_options(options, &ANTHROPIC, body);
-    body.set_absent("max_tokens", || crate::text::decimal(ANTHROPIC_DEFAULT_MAX_TOKENS));
+    body.set_absent("max_tokens", || crate::text::number("", ANTHROPIC_DEFAULT_MAX_TOKENS, ""));
 }

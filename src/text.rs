@@ -33,13 +33,15 @@ pub(crate) fn concat(parts: &[&str]) -> String {
     out
 }
 
-/// `n.to_string()` for an unsigned integer, through [`crate::json::write::uint`]: the messages
-/// that carry a number (limits, byte offsets, indexes) build it with this, so the standard
-/// library's formatting machinery (`fmt::write`, `Formatter::pad`, the integer `Display`) stays
-/// out of the wasm module.
-pub(crate) fn decimal(n: u64) -> String {
-    let mut out = String::new();
+/// `format!("{before}{n}{after}")` for an unsigned integer, through
+/// [`crate::json::write::uint`]: the messages and paths that carry a number (limits, byte
+/// offsets, indexes) are built with this, so the standard library's formatting machinery
+/// (`fmt::write`, `Formatter::pad`, the integer `Display`) stays out of the wasm module.
+pub(crate) fn number(before: &str, n: u64, after: &str) -> String {
+    let mut out = String::with_capacity(before.len() + 20 + after.len());
+    out.push_str(before);
     crate::json::write::uint(&mut out, n);
+    out.push_str(after);
     out
 }
 
@@ -123,9 +125,10 @@ mod tests {
     }
 
     #[test]
-    fn decimal_is_to_string() {
+    fn number_is_the_format() {
         for n in [0, 1, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
-            assert_eq!(decimal(n), n.to_string());
+            assert_eq!(number("", n, ""), n.to_string());
+            assert_eq!(number("data[", n, "].é"), format!("data[{n}].é"));
         }
     }
 

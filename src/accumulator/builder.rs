@@ -9,7 +9,7 @@ use super::think::{Part, ThinkSplitter};
 use super::tool_calls::{resolve, ToolCallState};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJson, StreamEvent, ToolCall, Usage};
-use crate::text::{concat, decimal};
+use crate::text::{concat, number};
 use crate::Limits;
 
 /// One slot of a choice's content, in stream order.
@@ -110,11 +110,7 @@ impl MessageBuilder {
         if self.message_bytes > self.limits.max_message_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                concat(&[
-                    "the message is larger than maxMessageBytes (",
-                    &decimal(self.limits.max_message_bytes as u64),
-                    " bytes)",
-                ]),
+                number("the message is larger than maxMessageBytes (", self.limits.max_message_bytes as u64, " bytes)"),
             ));
         }
         Ok(())
@@ -274,11 +270,7 @@ impl MessageBuilder {
         if call.arguments.len() + delta.len() > max {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                concat(&[
-                    "tool call arguments are larger than maxToolArgumentBytes (",
-                    &decimal(max as u64),
-                    " bytes)",
-                ]),
+                number("tool call arguments are larger than maxToolArgumentBytes (", max as u64, " bytes)"),
             ));
         }
         call.arguments.push_str(delta);

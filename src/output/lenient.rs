@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::json::value::parse_value;
-use crate::text::{concat, decimal, find, find_byte};
+use crate::text::{find, find_byte, number};
 
 /// The one object in damaged model output, or why there is none.
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
@@ -13,7 +13,7 @@ pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let candidate = match objects(inner).as_slice() {
         [] => return Err("no balanced JSON object in the text".into()),
         [one] => *one,
-        many => return Err(concat(&[&decimal(many.len() as u64), " JSON objects in the text; expected one"])),
+        many => return Err(number("", many.len() as u64, " JSON objects in the text; expected one")),
     };
     match parse_value(candidate) {
         Ok(value) => Ok(value),

@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value;
 use crate::json::write::{Object, WriteJson};
 use crate::model::{Property, ToolCall};
-use crate::text::{concat, decimal};
+use crate::text::{concat, number};
 
 /// A tool call ready to run: its arguments parsed to an object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,7 +44,7 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
                 ErrorCode::InvalidJson,
                 concat(&["tool call ", &crate::json::write::quoted(&call.id), " (", &call.name, "): ", &why]),
             )
-            .with_path(concat(&["toolCalls[", &decimal(i as u64), "].arguments"]))
+            .with_path(number("toolCalls[", i as u64, "].arguments"))
         };
         let arguments = if text.is_empty() {
             Map::new()

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::write::quoted;
 use crate::model::Property;
-use crate::text::{concat, decimal};
+use crate::text::{concat, number};
 
 /// The largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -120,7 +120,7 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
         Value::Array(items) => match property.items.as_deref() {
             Some(item) => {
                 for (i, v) in items.iter().enumerate() {
-                    let segment = concat(&["[", &decimal(i as u64), "]"]);
+                    let segment = number("[", i as u64, "]");
                     if v.is_null() {
                         return Err(path.fail_at(&segment, "expected an item, got null".into()));
                     }

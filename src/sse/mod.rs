@@ -10,7 +10,7 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::text::{concat, decimal};
+use crate::text::number;
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -157,21 +157,13 @@ impl SseDecoder {
         if line_len > self.max_event_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                concat(&[
-                    "an SSE line is longer than maxEventBytes (",
-                    &decimal(self.max_event_bytes as u64),
-                    " bytes)",
-                ]),
+                number("an SSE line is longer than maxEventBytes (", self.max_event_bytes as u64, " bytes)"),
             ));
         }
         if line_len + self.state.data.len() > self.max_buffered_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                concat(&[
-                    "more than maxBufferedBytes (",
-                    &decimal(self.max_buffered_bytes as u64),
-                    " bytes) of unterminated input",
-                ]),
+                number("more than maxBufferedBytes (", self.max_buffered_bytes as u64, " bytes) of unterminated input"),
             ));
         }
         Ok(())
@@ -202,11 +194,7 @@ impl EventState {
                 if self.data.len() + value.len() + 1 > max_event_bytes {
                     return Err(Error::new(
                         ErrorCode::LimitExceeded,
-                        concat(&[
-                            "an SSE event is larger than maxEventBytes (",
-                            &decimal(max_event_bytes as u64),
-                            " bytes)",
-                        ]),
+                        number("an SSE event is larger than maxEventBytes (", max_event_bytes as u64, " bytes)"),
                     ));
                 }
                 if self.has_data {

@@ -6,7 +6,7 @@ use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::providers::ErrorBody;
-use crate::text::{concat, decimal};
+use crate::text::number;
 
 /// An embeddings body, read by hand with the crate's JSON reader. Where the serde derive this
 /// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
@@ -76,9 +76,7 @@ impl Vector {
                     Ok(())
                 })?;
                 Ok(Some(Vector(match bad {
-                    Some(at) => {
-                        Err(concat(&["element ", &decimal(at as u64), " of a list embedding is not a finite number"]))
-                    }
+                    Some(at) => Err(number("element ", at as u64, " of a list embedding is not a finite number")),
                     None => Ok(out),
                 })))
             }
@@ -104,10 +102,9 @@ impl EmbeddingBody<'_> {
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
-            let at = || decimal(i as u64);
-            let path = || concat(&["data[", &at(), "].embedding"]);
+            let path = || number("data[", i as u64, "].embedding");
             let vector = item.embedding.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidJson, concat(&["data[", &at(), "] has no `embedding`"])).with_path(path())
+                Error::new(ErrorCode::InvalidJson, number("data[", i as u64, "] has no `embedding`")).with_path(path())
             })?;
             vectors.push(vector.0.map_err(|why| Error::new(ErrorCode::InvalidJson, why).with_path(path()))?);
         }
@@ -122,11 +119,11 @@ impl EmbeddingBody<'_> {
 pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, String> {
     let bytes = decode_base64(text)?;
     if bytes.len() % 4 != 0 {
-        return Err(concat(&[
+        return Err(number(
             "a base64 embedding decodes to ",
-            &decimal(bytes.len() as u64),
+            bytes.len() as u64,
             " bytes, not a whole number of float32",
-        ]));
+        ));
     }
     let mut out = Vec::with_capacity(bytes.len() / 4);
     let mut at = 0;
@@ -152,8 +149,7 @@ fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(body.len() / 4 * 3 + 3);
     let (mut acc, mut bits) = (0u32, 0u32);
     for (i, &c) in body.iter().enumerate() {
-        let v =
-            value(c).ok_or_else(|| concat(&["a base64 embedding has an invalid character at ", &decimal(i as u64)]))?;
+        let v = value(c).ok_or_else(|| number("a base64 embedding has an invalid character at ", i as u64, ""))?;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {
