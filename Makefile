@@ -74,8 +74,19 @@ $(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) | .tools-r
 	@# helpers.cjs is helpers.mjs with its one export made a CommonJS one.
 	sed 's/^export function makeHelpers/function makeHelpers/' pkg-template/helpers.mjs > $(PKG)/helpers.cjs
 	echo 'module.exports = { makeHelpers };' >> $(PKG)/helpers.cjs
+	@# The stream entry (`llm-wire/stream`): the same crate without the `wasm-full` exports, so a
+	@# page that only reads streams loads the Accumulator alone. Its entry files are the main
+	@# ones pointed at its own module (and at the shared helpers one directory up).
+	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
+		wasm-pack build --release --target web --out-dir $(PKG)/stream --out-name llm_wire_stream --no-pack . -- $(RELEASE_CARGO_FLAGS) --no-default-features
+	rm -rf target/pkg-cjs-stream
+	wasm-bindgen --target nodejs --out-dir target/pkg-cjs-stream --out-name llm_wire_stream target/wasm32-unknown-unknown/release/llm_wire.wasm
+	cp target/pkg-cjs-stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.cjs
+	sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(PKG)/stream/llm_wire_stream.d.ts
+	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \
+		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./helpers\.#../helpers.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
 	cp README.md $(PKG)/
-	rm -f $(PKG)/.gitignore
+	rm -f $(PKG)/.gitignore $(PKG)/stream/.gitignore
 	touch $@
 
 ## ---- tests ----------------------------------------------------------------------------------

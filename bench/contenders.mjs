@@ -10,6 +10,7 @@ import { streamText, tool, jsonSchema } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { Accumulator } from "../pkg/node.mjs";
+import { Accumulator as StreamAccumulator } from "../pkg/stream/node.mjs";
 
 // ---- in-process transport: a fetch that answers with the chunks as a ReadableStream ----------
 function sseResponse(chunks) {
@@ -32,8 +33,10 @@ function fakeFetch(current) {
 const MESSAGES = [{ role: "user", content: "hi" }];
 
 // ---- llm-wire -------------------------------------------------------------------------------
-const llmWire = {
-  name: "llm-wire Accumulator",
+// The full module (`llm-wire`) and the stream entry's own module (`llm-wire/stream`): the same
+// code, compiled into two modules of different sizes.
+const llmWireOf = (name, Accumulator) => ({
+  name,
   formats: ["openai", "anthropic"],
   make() {
     return async (chunks, stream) => {
@@ -49,7 +52,9 @@ const llmWire = {
       return { text: m.text, reasoning: m.reasoning, toolCalls: m.toolCalls, events: n };
     };
   },
-};
+});
+const llmWire = llmWireOf("llm-wire Accumulator", Accumulator);
+const llmWireStream = llmWireOf("llm-wire/stream Accumulator", StreamAccumulator);
 
 // ---- the minimal JS baseline: TextDecoder + eventsource-parser + JSON.parse + concatenation --
 function openaiDelta(st, j) {
@@ -196,4 +201,4 @@ const aiAnthropic = aiSdk("ai streamText (@ai-sdk/anthropic)", "anthropic",
 
 globalThis.AI_SDK_LOG_WARNINGS = false;
 export const BASELINE = baseline.name;
-export const CONTENDERS = [baseline, llmWire, openaiHelper, openaiCreate, anthropicSdk, aiOpenai, aiAnthropic];
+export const CONTENDERS = [baseline, llmWire, llmWireStream, openaiHelper, openaiCreate, anthropicSdk, aiOpenai, aiAnthropic];

@@ -93,7 +93,7 @@ impl HttpRequest {
     }
 
     /// [`HttpRequest::to_json`] as JSON text.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(dead_code))]
     pub(crate) fn to_json_text(&self) -> String {
         let mut headers = Fields::new();
         for (name, value) in &self.headers {

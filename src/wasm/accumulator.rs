@@ -18,6 +18,8 @@ use crate::Limits;
 const STREAM_TYPES: &'static str = r#"
 /** The provider's wire format of a stream; `"auto"` detects it from the first event. */
 export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses";
+/** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
+export interface Span { name: "process"; attributes: { [name: string]: string | number | string[] } }
 /** Options of `new Accumulator(...)`. Limits are in bytes (see the README for the defaults). */
 export interface AccumulatorOptions {
   format?: StreamFormat;
@@ -25,7 +27,7 @@ export interface AccumulatorOptions {
   provider?: string;
   /** The agent, for `result()` (its `outputs` make the text JSON-parsed) and the trace span. */
   agent?: Agent;
-  /** Receives the `process` trace span (`gen_ai.*` response attributes) when `finish()` first builds the message. */
+  /** Receives the `process` trace span (`gen_ai.*` response attributes) on the first `finish()` (also after `result()`). */
   onSpan?: (span: Span) => void;
   maxEventBytes?: number;
   maxBufferedBytes?: number;
@@ -178,10 +180,10 @@ impl JsAccumulator {
     /// The consolidated message (flushing first when needed). May be called again.
     #[wasm_bindgen(unchecked_return_type = "FinalMessage")]
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        let first = self.finished.is_none();
         let message = self.final_message();
         let json = super::message::message_to_js(message)?;
-        if let (true, Some(on_span), Some(message)) = (first, &self.on_span, &self.finished) {
+        // The first `finish()` sends the span, also when `result()` built the message before.
+        if let (Some(on_span), Some(message)) = (self.on_span.take(), &self.finished) {
             on_span.call1(&JsValue::NULL, &to_js(&message_span(self.agent.as_ref(), message))?)?;
         }
         Ok(json)

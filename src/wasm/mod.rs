@@ -4,7 +4,11 @@ pub mod accumulator;
 pub mod convert;
 pub(crate) mod js;
 mod message;
+// The npm package's stream entry (`llm-wire/stream`) is a module built without these: the
+// Accumulator alone (see the Makefile and the README's "Two entries").
+#[cfg(feature = "wasm-full")]
 mod process;
+#[cfg(feature = "wasm-full")]
 mod request;
 
 /// Helpers the wasm tests share: JS values from JSON text and back, and property reads.

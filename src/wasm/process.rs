@@ -20,7 +20,6 @@ use crate::request::wire;
 #[wasm_bindgen(typescript_custom_section)]
 const PROCESS_TYPES: &'static str = r#"
 /** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
-export interface Span { name: "process"; attributes: { [name: string]: string | number | string[] } }
 export interface ProcessOptions { onSpan?: (span: Span) => void }
 /** A tool call with its arguments parsed (Orbiter `ActionModel`). */
 export interface Action { toolCallId: string; toolName: string; arguments: { [key: string]: JsonValue } }

@@ -116,10 +116,12 @@ test("buildChatArgs is exported and returns plain data", () => {
   assert.deepEqual(body, { model: "gpt-4o", messages: [{ role: "user", content: "Hi" }] });
 });
 
-test("onSpan receives the process span once, when finish() first builds the message", () => {
+test("onSpan receives the process span once, on the first finish(), also after result()", () => {
   const spans = [];
   const acc = new Accumulator({ agent: { model: { id: "gpt-4o", provider: "openai" } }, onSpan: (span) => spans.push(span) });
   acc.push('data: {"id":"r1","model":"gpt-4o","choices":[{"delta":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}\n\n');
+  assert.equal(acc.result(), "hi");
+  assert.equal(spans.length, 0, "result() sends no span");
   acc.finish();
   acc.finish();
   assert.equal(spans.length, 1);

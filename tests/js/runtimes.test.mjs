@@ -56,22 +56,75 @@ for await (const item of streamEvents(res.body)) if (item.type === "final") fina
 console.log(JSON.stringify(final));
 `;
 
-test("Node ESM: import from llm-wire needs no init", async () => {
-  writeFileSync(join(project, "esm.mjs"), STREAM_SCRIPT(`import { streamEvents } from "llm-wire";`));
-  same(finalOf(await run("node", ["esm.mjs"], { cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream` } })), "node esm");
-});
+// Both entries: the full module, and the stream entry with the Accumulator alone.
+const ENTRIES = [
+  { name: "llm-wire", file: "", wasm: "llm_wire_bg.wasm" },
+  { name: "llm-wire/stream", file: "-stream", wasm: "stream/llm_wire_stream_bg.wasm" },
+];
 
-test("Node CommonJS: require('llm-wire') needs no init", async () => {
-  writeFileSync(join(project, "cjs.cjs"), `const { Accumulator, AccumulatorStream } = require("llm-wire");
-(async () => {
-  const res = await fetch(process.env.STREAM_URL);
-  const stream = res.body.pipeThrough(new AccumulatorStream());
-  let final;
-  for await (const item of stream) if (item.type === "final") final = item.message;
-  console.log(JSON.stringify(final));
-})();`);
-  same(finalOf(await run("node", ["cjs.cjs"], { cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream` } })), "node cjs");
-});
+for (const entry of ENTRIES) {
+  test(`Node ESM: import from ${entry.name} needs no init`, async () => {
+    writeFileSync(join(project, `esm${entry.file}.mjs`), STREAM_SCRIPT(`import { streamEvents } from "${entry.name}";`));
+    same(finalOf(await run("node", [`esm${entry.file}.mjs`], { cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream` } })), `node esm ${entry.name}`);
+  });
+
+  test(`Node CommonJS: require('${entry.name}') needs no init`, async () => {
+    writeFileSync(join(project, `cjs${entry.file}.cjs`), `const { Accumulator, AccumulatorStream } = require("${entry.name}");
+  (async () => {
+    const res = await fetch(process.env.STREAM_URL);
+    const stream = res.body.pipeThrough(new AccumulatorStream());
+    let final;
+    for await (const item of stream) if (item.type === "final") final = item.message;
+    console.log(JSON.stringify(final));
+  })();`);
+    same(finalOf(await run("node", [`cjs${entry.file}.cjs`], { cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream` } })), `node cjs ${entry.name}`);
+  });
+
+  test(`Deno: import from ${entry.name} needs no init`, async () => {
+    writeFileSync(join(project, `deno${entry.file}.mjs`), STREAM_SCRIPT(`import { streamEvents } from "${entry.name}";\nconst process = { env: Deno.env.toObject() };`));
+    const out = await run(bin("deno"), ["run", "--quiet", "--allow-read", "--allow-env", "--allow-net=127.0.0.1", `deno${entry.file}.mjs`], {
+      cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream`, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+    });
+    same(finalOf(out), `deno ${entry.name}`);
+  });
+
+  test(`workerd: a Worker streams from a local server through ${entry.name}`, async () => {
+    writeFileSync(join(project, `worker${entry.file}.mjs`), `import { AccumulatorStream } from "${entry.name}";
+  export default {
+    async fetch(request, env) {
+      const upstream = await fetch(env.STREAM_URL);
+      const stream = new AccumulatorStream();
+      const reader = upstream.body.pipeThrough(stream).getReader();
+      while (!(await reader.read()).done) {}
+      return Response.json(stream.message);
+    },
+  };`);
+    const outdir = join(project, `worker-dist${entry.file}`);
+    // As wrangler does: the .wasm stays a module of its own, beside the bundle.
+    const esbuild = await import("esbuild");
+    await esbuild.build({
+      entryPoints: [join(project, `worker${entry.file}.mjs`)], bundle: true, format: "esm", platform: "neutral",
+      conditions: ["workerd", "worker", "browser"], outdir, logLevel: "error",
+      plugins: [{ name: "wasm-beside", setup(b) { b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: "./" + a.path.split("/").pop(), external: true })); } }],
+    });
+    cpSync(join(project, "node_modules/llm-wire", entry.wasm), join(outdir, entry.wasm.split("/").pop()));
+    const { Miniflare } = await import("miniflare");
+    const mf = new Miniflare({
+      modules: true,
+      scriptPath: join(outdir, `worker${entry.file}.js`),
+      modulesRoot: outdir,
+      modulesRules: [{ type: "ESModule", include: ["**/*.js"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
+      bindings: { STREAM_URL: `${url}/stream` },
+      compatibilityDate: "2025-01-01",
+    });
+    try {
+      const res = await mf.dispatchFetch("http://localhost/");
+      same(await res.json(), `workerd ${entry.name}`);
+    } finally {
+      await mf.dispose();
+    }
+  });
+}
 
 test("the CLI inspects a recorded stream at any split", () => {
   const file = fileURLToPath(new URL(`../fixtures/${FIXTURE}`, import.meta.url));
@@ -82,51 +135,6 @@ test("the CLI inspects a recorded stream at any split", () => {
   same(last.message, "cli");
   assert.deepEqual(JSON.parse(split.at(-1)), last);
   assert.ok(whole.slice(0, -1).every((line) => typeof JSON.parse(line).type === "string"), "NDJSON events first");
-});
-
-test("Deno: import from llm-wire needs no init", async () => {
-  writeFileSync(join(project, "deno.mjs"), STREAM_SCRIPT(`import { streamEvents } from "llm-wire";\nconst process = { env: Deno.env.toObject() };`));
-  const out = await run(bin("deno"), ["run", "--quiet", "--allow-read", "--allow-env", "--allow-net=127.0.0.1", "deno.mjs"], {
-    cwd: project, env: { ...process.env, STREAM_URL: `${url}/stream`, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-  });
-  same(finalOf(out), "deno");
-});
-
-test("workerd: a Worker streams from a local server through the package", async () => {
-  writeFileSync(join(project, "worker.mjs"), `import { AccumulatorStream } from "llm-wire";
-export default {
-  async fetch(request, env) {
-    const upstream = await fetch(env.STREAM_URL);
-    const stream = new AccumulatorStream();
-    const reader = upstream.body.pipeThrough(stream).getReader();
-    while (!(await reader.read()).done) {}
-    return Response.json(stream.message);
-  },
-};`);
-  const outdir = join(project, "worker-dist");
-  // As wrangler does: the .wasm stays a module of its own, beside the bundle.
-  const esbuild = await import("esbuild");
-  await esbuild.build({
-    entryPoints: [join(project, "worker.mjs")], bundle: true, format: "esm", platform: "neutral",
-    conditions: ["workerd", "worker", "browser"], outdir, logLevel: "error",
-    plugins: [{ name: "wasm-beside", setup(b) { b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: "./" + a.path.split("/").pop(), external: true })); } }],
-  });
-  cpSync(join(project, "node_modules/llm-wire/llm_wire_bg.wasm"), join(outdir, "llm_wire_bg.wasm"));
-  const { Miniflare } = await import("miniflare");
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: join(outdir, "worker.js"),
-    modulesRoot: outdir,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js"] }, { type: "CompiledWasm", include: ["**/*.wasm"] }],
-    bindings: { STREAM_URL: `${url}/stream` },
-    compatibilityDate: "2025-01-01",
-  });
-  try {
-    const res = await mf.dispatchFetch("http://localhost/");
-    same(await res.json(), "workerd");
-  } finally {
-    await mf.dispose();
-  }
 });
 
 async function inChromium(page) {
@@ -163,17 +171,19 @@ await init();${PAGE_SCRIPT}
   same(await inChromium("plain.html"), "chromium plain");
 });
 
-test("Chromium: a bundled page (esbuild, browser condition) needs no init", async () => {
-  writeFileSync(join(project, "entry.mjs"), `import { streamEvents } from "llm-wire";${PAGE_SCRIPT}`);
-  const outdir = join(project, "bundle");
-  execFileSync(bin("esbuild"), ["entry.mjs", "--bundle", "--format=esm", "--platform=browser", "--external:*.wasm", `--outdir=${outdir}`, "--log-level=error"], { cwd: project });
-  cpSync(join(project, "node_modules/llm-wire/llm_wire_bg.wasm"), join(outdir, "llm_wire_bg.wasm"));
-  writeFileSync(join(project, "bundled.html"), `<!doctype html><body><pre id="out"></pre><script type="module" src="/bundle/entry.js"></script></body>`);
-  same(await inChromium("bundled.html"), "chromium bundled");
-});
+for (const entry of ENTRIES) {
+  test(`Chromium: a bundled page (esbuild, browser condition) with ${entry.name} needs no init`, async () => {
+    writeFileSync(join(project, `entry${entry.file}.mjs`), `import { streamEvents } from "${entry.name}";${PAGE_SCRIPT}`);
+    const outdir = join(project, `bundle${entry.file}`);
+    execFileSync(bin("esbuild"), [`entry${entry.file}.mjs`, "--bundle", "--format=esm", "--platform=browser", "--external:*.wasm", `--outdir=${outdir}`, "--log-level=error"], { cwd: project });
+    cpSync(join(project, "node_modules/llm-wire", entry.wasm), join(outdir, entry.wasm.split("/").pop()));
+    writeFileSync(join(project, `bundled${entry.file}.html`), `<!doctype html><body><pre id="out"></pre><script type="module" src="/bundle${entry.file}/entry${entry.file}.js"></script></body>`);
+    same(await inChromium(`bundled${entry.file}.html`), `chromium bundled ${entry.name}`);
+  });
+}
 
 test("the published declarations have no `any` type", () => {
-  for (const file of ["llm_wire.d.ts", "index.d.ts"]) {
+  for (const file of ["llm_wire.d.ts", "index.d.ts", "stream/llm_wire_stream.d.ts", "stream/index.d.ts"]) {
     const text = readFileSync(join(project, "node_modules/llm-wire", file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
     assert.doesNotMatch(text, /\bany\b/, file);
   }
@@ -181,9 +191,10 @@ test("the published declarations have no `any` type", () => {
 
 test("TypeScript: a consumer compiles with tsc --strict against the published types", () => {
   writeFileSync(join(project, "consumer.ts"), readFileSync(join(here, "runtimes/consumer.ts")));
+  writeFileSync(join(project, "consumer-stream.ts"), readFileSync(join(here, "runtimes/consumer-stream.ts")));
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom", "esnext.disposable"], skipLibCheck: false },
-    files: ["consumer.ts"],
+    files: ["consumer.ts", "consumer-stream.ts"],
   }));
   try {
     execFileSync(bin("tsc"), ["-p", "tsconfig.json"], { cwd: project, stdio: "pipe" });
