@@ -40,7 +40,7 @@ impl Api {
             "image" => Ok(Api::OpenAiImages),
             other => Err(Error::invalid_input(
                 "agent.model.apiType",
-                crate::text::concat(&["unknown apiType `", other, "` (chat, responses, embedding, image)"]),
+                text::concat(&["unknown apiType `", other, "` (chat, responses, embedding, image)"]),
             )),
         }
     }

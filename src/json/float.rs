@@ -138,18 +138,15 @@ impl<'a> Decimal<'a> {
             Some(first) => &self.int[first..],
             None => b"0",
         };
-        let mut json = Vec::with_capacity(int.len() + self.frac.len() + 24);
-        json.extend_from_slice(int);
+        let mut json = String::with_capacity(int.len() + self.frac.len() + 24);
+        push_ascii(&mut json, int);
         if !self.frac.is_empty() {
-            json.push(b'.');
-            json.extend_from_slice(self.frac);
+            json.push('.');
+            push_ascii(&mut json, self.frac);
         }
-        json.push(b'e');
-        let mut exp = String::new();
-        super::write::int(&mut exp, self.exp);
-        json.extend_from_slice(exp.as_bytes());
-        // Only ASCII digits, `.`, `e` and `-` were written.
-        host_parse(std::str::from_utf8(&json).ok()?)
+        json.push('e');
+        super::write::int(&mut json, self.exp);
+        host_parse(&json)
     }
 }
 
@@ -169,30 +166,34 @@ pub(crate) fn write(out: &mut String, n: f64) {
     let (digits, point) = shortest_digits(&text);
     let digits = &digits[..];
     let len = digits.len() as i32;
-    let push = |out: &mut String, bytes: &[u8]| out.extend(bytes.iter().map(|&b| b as char));
     if (-5..=15).contains(&point) {
         if point >= len - 1 {
-            push(out, digits);
+            push_ascii(out, digits);
             (len..=point).for_each(|_| out.push('0'));
             out.push_str(".0");
         } else if point >= 0 {
-            push(out, &digits[..=point as usize]);
+            push_ascii(out, &digits[..=point as usize]);
             out.push('.');
-            push(out, &digits[point as usize + 1..]);
+            push_ascii(out, &digits[point as usize + 1..]);
         } else {
             out.push_str("0.");
             (1..-point).for_each(|_| out.push('0'));
-            push(out, digits);
+            push_ascii(out, digits);
         }
     } else {
-        push(out, &digits[..1]);
+        push_ascii(out, &digits[..1]);
         if len > 1 {
             out.push('.');
-            push(out, &digits[1..]);
+            push_ascii(out, &digits[1..]);
         }
         out.push_str(if point < 0 { "e-" } else { "e+" });
         super::write::uint(out, u64::from(point.unsigned_abs()));
     }
+}
+
+/// Appends ASCII bytes (digits) to a string.
+fn push_ascii(out: &mut String, bytes: &[u8]) {
+    out.extend(bytes.iter().map(|&b| char::from(b)));
 }
 
 /// The significant digits of a positive number written by the host (`123.45`, `0.00012`,

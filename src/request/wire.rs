@@ -170,9 +170,8 @@ pub(crate) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v V
 /// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on
 /// values nested deeper than the reader allows (128).
 pub(crate) fn to_value(text: &str) -> Result<Value> {
-    json::value::parse_value(text).map_err(|e| {
-        Error::invalid_input("agent", crate::text::concat(&["the request body cannot be read back: ", &e.message()]))
-    })
+    json::value::parse_value(text)
+        .map_err(|e| Error::invalid_input("agent", concat(&["the request body cannot be read back: ", &e.message()])))
 }
 
 #[cfg(test)]
