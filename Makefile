@@ -12,16 +12,16 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
 
 PKG := pkg
 
-# The release module is built for size (bench/FINDINGS.md §000, §0000): `opt-level = "z"`
-# (Cargo.toml), LLVM's inliner at RELEASE_INLINE, the standard library rebuilt from source with
-# its size-minded variants chosen (`optimize_for_size`) but its code still at `opt-level = 3`
-# (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB), and with
+# The release module is built for size (bench/FINDINGS.md §000, §0000, §000000): `opt-level = "z"`
+# (Cargo.toml) with LLVM's default inliner for it, except the functions on the stream path, which
+# `--cfg llw_speed` marks `#[optimize(speed)]` (src/lib.rs); the standard library rebuilt from
+# source with its size-minded variants chosen (`optimize_for_size`) but its code still at
+# `opt-level = 3` (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB), and with
 # `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at once,
 # without formatting a message. Those need a nightly toolchain and its `rust-src`; only this
 # build uses them. Tests and `cargo build` use stable, with panic messages.
 RELEASE_TOOLCHAIN := nightly
-RELEASE_INLINE := 50
-RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort -Cllvm-args=-inline-threshold=$(RELEASE_INLINE)
+RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml

@@ -54,6 +54,7 @@ impl<M: Memory> Heap<M> {
 
     /// # Safety
     /// As `GlobalAlloc::alloc`.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub unsafe fn alloc(&mut self, layout: Layout) -> *mut u8 {
         match class(layout) {
             Some(k) if layout.align() <= MAX_ALIGN => self.alloc_class(k) as *mut u8,
@@ -61,6 +62,7 @@ impl<M: Memory> Heap<M> {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     unsafe fn alloc_class(&mut self, k: u32) -> usize {
         let head = self.free[k as usize];
         if head != 0 {
@@ -98,6 +100,7 @@ impl<M: Memory> Heap<M> {
 
     /// # Safety
     /// As `GlobalAlloc::dealloc`.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub unsafe fn dealloc(&mut self, ptr: *mut u8, layout: Layout) {
         if let Some(k) = class(layout) {
             *(ptr as *mut usize) = self.free[k as usize];
@@ -107,6 +110,7 @@ impl<M: Memory> Heap<M> {
 
     /// # Safety
     /// As `GlobalAlloc::realloc`.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub unsafe fn realloc(&mut self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let Ok(new_layout) = Layout::from_size_align(new_size, layout.align()) else {
             return core::ptr::null_mut();

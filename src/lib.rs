@@ -9,6 +9,11 @@
 //! The crate never panics on input: every entry point returns [`Result`] with an [`Error`]
 //! whose [`ErrorCode`] is stable, and every buffer is bounded by [`Limits`].
 
+// The npm package's module is built on nightly with `--cfg llw_speed` (the Makefile): the crate
+// is size-optimised, and the functions on the stream path are marked to be optimised for speed
+// (bench/FINDINGS.md §000000). Stable builds ignore the marks.
+#![cfg_attr(llw_speed, feature(optimize_attribute))]
+
 pub mod accumulator;
 pub mod error;
 #[cfg(any(target_arch = "wasm32", test))]

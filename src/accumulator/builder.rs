@@ -94,6 +94,7 @@ impl MessageBuilder {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn choice(&mut self, index: u32) -> &mut ChoiceState {
         let at = match self.choices.iter().position(|c| c.index == index) {
             Some(at) => at,
@@ -105,6 +106,7 @@ impl MessageBuilder {
         &mut self.choices[at]
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn count_bytes(&mut self, n: usize) -> Result<()> {
         self.message_bytes += n;
         if self.message_bytes > self.limits.max_message_bytes {
@@ -117,16 +119,19 @@ impl MessageBuilder {
     }
 
     /// Appends answer text.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn text(&mut self, choice: u32, s: &str) -> Result<()> {
         self.append(choice, Part::Text, s)
     }
 
     /// Appends reasoning text.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn reasoning(&mut self, choice: u32, s: &str) -> Result<()> {
         self.append(choice, Part::Reasoning, s)
     }
 
     /// Appends content that may carry inline thinking tags (OpenAI-compatible `content`).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tagged_content(&mut self, choice: u32, s: &str) -> Result<()> {
         let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
         let outcome = splitter.feed(s, &mut |part, piece| self.append(choice, part, piece));
@@ -134,6 +139,7 @@ impl MessageBuilder {
         outcome
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn append(&mut self, choice: u32, part: Part, s: &str) -> Result<()> {
         if s.is_empty() {
             return Ok(());
@@ -216,6 +222,7 @@ impl MessageBuilder {
     }
 
     /// Opens a tool call and returns its position in the message's tool calls.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn begin_tool_call(
         &mut self,
         choice: u32,
@@ -245,6 +252,7 @@ impl MessageBuilder {
     }
 
     /// Finds a call by the provider's key or index (for formats that name their items).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn find_tool_call(
         &mut self,
         choice: u32,
@@ -261,6 +269,7 @@ impl MessageBuilder {
     }
 
     /// Appends argument text to call `at`.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tool_arguments(&mut self, choice: u32, at: usize, delta: &str) -> Result<()> {
         if delta.is_empty() {
             return Ok(());
@@ -325,6 +334,7 @@ impl MessageBuilder {
     }
 
     /// An OpenAI-style tool-call delta: resolved by id, then index (see `tool_calls::resolve`).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn chat_tool_call(
         &mut self,
         choice: u32,

@@ -123,6 +123,7 @@ impl Accumulator {
     /// A malformed event becomes an `error` event and decoding goes on. Exceeding a limit gives
     /// an `error` event with code `limit_exceeded`; every later call returns that error.
     /// Cost: linear in `chunk`; the events slice is reused by the next call.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub fn push(&mut self, chunk: &[u8]) -> Result<&[StreamEvent]> {
         self.ready()?;
         self.builder.events.clear();

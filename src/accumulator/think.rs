@@ -38,6 +38,7 @@ enum Found {
 
 impl ThinkSplitter {
     /// Splits `input`, calling `out` for each non-empty piece in order.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn feed<F>(&mut self, input: &str, out: &mut F) -> Result<()>
     where
         F: FnMut(Part, &str) -> Result<()>,
@@ -70,6 +71,7 @@ impl ThinkSplitter {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn scan<F>(&mut self, s: &str, out: &mut F) -> Result<()>
     where
         F: FnMut(Part, &str) -> Result<()>,

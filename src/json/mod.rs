@@ -171,6 +171,7 @@ pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
 /// length), eight bytes at a time: the bytes a JSON string must escape, and where a string
 /// being read stops.
 #[inline]
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn next_string_stop(src: &[u8], from: usize) -> usize {
     let mut i = from;
     while i + 8 <= src.len() {
@@ -192,6 +193,7 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn skip_ws(&mut self) {
         while let Some(&b) = self.src.get(self.pos) {
             if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
@@ -202,6 +204,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The kind of the next value (after whitespace), or an error at the end or a bad byte.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn peek(&mut self) -> JsonResult<Kind> {
         self.skip_ws();
         match self.src.get(self.pos) {
@@ -216,6 +219,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn expect(&mut self, byte: u8, what: &'static str) -> JsonResult<()> {
         self.skip_ws();
         if self.src.get(self.pos) == Some(&byte) {
@@ -363,6 +367,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string value, or `None` (the value skipped) for any other kind.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn string(&mut self) -> JsonResult<Option<Cow<'a, str>>> {
         if self.peek()? != Kind::String {
             self.skip()?;
@@ -443,6 +448,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips one value, validating it.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn skip(&mut self) -> JsonResult<()> {
         match self.peek()? {
             Kind::Object => {
@@ -473,6 +479,7 @@ impl<'a> Reader<'a> {
     /// Moves `pos` (just after an opening quote or an escape) to the next `"`, `\\` or control
     /// character.
     #[inline]
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn scan_string(&mut self) {
         self.pos = next_string_stop(self.src, self.pos);
     }
@@ -497,6 +504,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a string at its opening quote: borrowed when it has no escapes.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn string_token(&mut self) -> JsonResult<Cow<'a, str>> {
         let start = self.pos;
         let invalid = JsonError { what: "invalid UTF-8 in a string", at: start };
@@ -514,6 +522,7 @@ impl<'a> Reader<'a> {
 
     /// A string's bytes, unescaped, UTF-8 unchecked. With `lenient` (object keys, which are
     /// only compared) a lone surrogate escape reads as U+FFFD.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn string_bytes(&mut self, lenient: bool) -> JsonResult<Cow<'a, [u8]>> {
         self.pos += 1;
         let start = self.pos;

@@ -3,6 +3,7 @@
 
 /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\n`-style or
 /// `\u00XX` escapes, everything else (`/` and all non-ASCII) as is — as `serde_json` does.
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn string(out: &mut String, text: &str) {
     out.push('"');
     let bytes = text.as_bytes();

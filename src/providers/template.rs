@@ -59,6 +59,7 @@ impl<A> Default for Template<A> {
 impl<A: Copy> Template<A> {
     /// The action and the new text when `data` is the template with other strings; `None` when
     /// it is not, or when one of those strings is invalid (reading `data` whole says why).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn fill<'a>(&self, data: &'a [u8]) -> Option<(A, Cow<'a, str>)> {
         let action = self.action?;
         Some((action, self.shape.fill(data)?))
@@ -77,6 +78,7 @@ impl<A: Copy> Template<A> {
 
 impl Shape {
     #[inline(never)]
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn fill<'a>(&self, data: &'a [u8]) -> Option<Cow<'a, str>> {
         let (mut at, mut from, mut text) = (0, 0, None);
         for &(Span { open, close }, is_text) in &self.strings {
@@ -121,6 +123,7 @@ pub(crate) fn skip_marked(r: &mut Reader<'_>) -> JsonResult<Option<Span>> {
 }
 
 /// `a == b`, eight bytes at a time (as words: no call to a byte comparison per eight bytes).
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;

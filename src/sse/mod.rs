@@ -65,6 +65,7 @@ impl SseDecoder {
 
     /// Decodes `chunk`, calling `on_event` for every event it completes. Costs O(len) plus the
     /// callback; bytes of an unfinished line are copied once into the partial-line buffer.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub fn feed<F>(&mut self, mut chunk: &[u8], on_event: &mut F) -> Result<()>
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,
@@ -153,6 +154,7 @@ impl SseDecoder {
         chunk
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn check_line(&self, line_len: usize) -> Result<()> {
         if line_len > self.max_event_bytes {
             return Err(Error::new(
@@ -172,6 +174,7 @@ impl SseDecoder {
 
 impl EventState {
     /// Interprets one complete line (without its terminator).
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn line<F>(&mut self, line: &[u8], max_event_bytes: usize, on_event: &mut F) -> Result<()>
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,
@@ -224,6 +227,7 @@ impl EventState {
     }
 
     /// A blank line: dispatch the pending event, if it has data, and reset for the next one.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn dispatch<F>(&mut self, on_event: &mut F) -> Result<()>
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,

@@ -130,6 +130,7 @@ impl JsAccumulator {
 
     /// Feeds the next bytes (split anywhere) and returns the events they complete.
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
@@ -340,6 +341,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 
 /// Events as plain JS data: JSON text written into `out` (kept for the next call, so a push
 /// allocates nothing for it once warm) and parsed once by the engine.
+#[cfg_attr(llw_speed, optimize(speed))]
 fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsValue, JsValue> {
     out.clear();
     crate::model::write_events(out, events);

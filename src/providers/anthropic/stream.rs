@@ -39,6 +39,7 @@ struct Event<'a> {
 
 impl<'a> Event<'a> {
     /// The event, or `None` when the document is not an object.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Event<'a>>> {
         read_object(r, |e: &mut Event<'a>, r, key| {
             match key {
@@ -64,6 +65,7 @@ struct MessageStart<'a> {
 }
 
 impl<'a> MessageStart<'a> {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
             match key {
@@ -92,6 +94,7 @@ struct Delta<'a> {
 }
 
 impl<'a> Delta<'a> {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         read_object(r, |d: &mut Delta<'a>, r, key| {
             match key {
@@ -129,6 +132,7 @@ const TEXT_DELTAS: [&str; 3] = ["text_delta", "thinking_delta", "input_json_delt
 impl Event<'_> {
     /// A `content_block_delta` of one of [`TEXT_DELTAS`] with its string, as a [`Template`]
     /// action (block index, kind) and the string's span.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<((u64, usize), Span)> {
         let delta = self.delta.as_ref().filter(|_| self.kind.as_deref() == Some("content_block_delta"))?;
         let kind = TEXT_DELTAS.iter().position(|k| delta.kind.as_deref() == Some(*k))?;
@@ -147,6 +151,7 @@ pub(crate) struct AnthropicStream {
 }
 
 impl AnthropicStream {
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         if let Some(((index, kind), text)) = self.template.fill(event.data) {
             let mut delta = Delta { kind: Scalar(Some(TEXT_DELTAS[kind].into())), ..Delta::default() };
@@ -199,6 +204,7 @@ impl AnthropicStream {
         Ok(Handled::Done)
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
@@ -206,6 +212,7 @@ impl AnthropicStream {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         self.open.retain(|(i, _)| *i != index);
         let Some(block) = ContentBlock::read(raw) else {
@@ -246,6 +253,7 @@ impl AnthropicStream {
         Ok(())
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn block_delta(&mut self, index: u64, delta: Delta<'_>, b: &mut MessageBuilder) -> Result<()> {
         let open = self.open.iter_mut().find(|(i, _)| *i == index).map(|(_, open)| open);
         match delta.kind.as_deref().unwrap_or("") {
@@ -278,6 +286,7 @@ impl AnthropicStream {
         Ok(())
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn block_stop(&mut self, index: u64, b: &mut MessageBuilder) -> Result<()> {
         let Some(at) = self.open.iter().position(|(i, _)| *i == index) else { return Ok(()) };
         match self.open.swap_remove(at).1 {

@@ -79,6 +79,7 @@ enum Content<'a> {
 /// Reads a chunk (`choice_key` = `delta`) or a completion body (`message`). Values of an
 /// unexpected kind (a string where an object was expected, `index: "0"`) read as absent rather
 /// than costing the whole chunk; only invalid JSON is an error.
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Chunk<'a>> {
     read_document(data, |r| {
         let mut chunk = Chunk::default();
@@ -91,6 +92,7 @@ pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Ch
 
 impl<'a> Chunk<'a> {
     /// Reads one top-level member; `false` for a key this reader does not use.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn member(&mut self, r: &mut Reader<'a>, key: &[u8], choice_key: &[u8]) -> JsonResult<bool> {
         match key {
             b"id" => self.id = Scalar::read(r)?,
@@ -142,6 +144,7 @@ const MEMBER_KEYS: [&[u8]; 7] = [b"id", b"model", b"object", b"provider", b"usag
 /// [`read_chunk`] for a stream chunk, resuming after the remembered prefix when the chunk starts
 /// with it, and remembering this chunk's prefix when it does not. The spans of the top-level
 /// string values it skips (`obfuscation`, ...) go to `skipped`.
+#[cfg_attr(llw_speed, optimize(speed))]
 fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Vec<Span>) -> JsonResult<Chunk<'a>> {
     skipped.clear();
     let at = memo.prefix.len();
@@ -195,6 +198,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     Ok(chunk)
 }
 
+#[cfg_attr(llw_speed, optimize(speed))]
 fn read_choice<'a>(r: &mut Reader<'a>, choice_key: &[u8]) -> JsonResult<Option<Choice<'a>>> {
     let mut choice = Choice::default();
     let found = r.object(|r, key| {
@@ -210,6 +214,7 @@ fn read_choice<'a>(r: &mut Reader<'a>, choice_key: &[u8]) -> JsonResult<Option<C
     Ok(found.then_some(choice))
 }
 
+#[cfg_attr(llw_speed, optimize(speed))]
 fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
     let mut delta = Delta::default();
     let found = r.object(|r, key| {
@@ -255,6 +260,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
 /// A string, or an array of parts `{type:"text", text}` and `{type:"thinking", thinking}` where
 /// `thinking` is a string or an array of `{type:"text", text}`; anything else is no content.
 /// With the string's span when it is one.
+#[cfg_attr(llw_speed, optimize(speed))]
 fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<(Content<'a>, Option<Span>)> {
     match r.peek()? {
         Kind::String => {
@@ -317,6 +323,7 @@ impl Chunk<'_> {
     /// What [`ChatStream::event`] does with this chunk when that is one call with one string
     /// of it (beside `start`, which does nothing the second time it is given the same values),
     /// and that string's span: the chunk may then serve as a [`Template`].
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<(OnlyText, Span)> {
         let plain = self.usage.is_none() && self.groq_usage.is_none() && self.error.is_none();
         let [choice] = self.choices.as_slice() else { return None };
@@ -363,6 +370,7 @@ pub(crate) struct ChatStream {
 }
 
 impl ChatStream {
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let data = event.data;
         if data.trim_ascii() == b"[DONE]" {
@@ -431,6 +439,7 @@ impl ChatStream {
     }
 }
 
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
     if let Some(reasoning) = delta.reasoning_content.as_deref().or(delta.reasoning.as_deref()) {
         b.reasoning(index, reasoning)?;

@@ -56,6 +56,7 @@ struct Response<'a> {
 
 impl<'a> Event<'a> {
     /// Reads the event's data; an error when it is not JSON, or not an object.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
         read_object_document(data, |e: &mut Event<'a>, r, key| {
             match key {
@@ -116,6 +117,7 @@ pub(crate) struct ResponsesStream {
 impl ResponsesStream {
     // `seen` records the part as it answers: it stays a call in the arm, not a match guard.
     #[allow(clippy::collapsible_match)]
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let e = match Event::read(event.data) {
             Ok(e) => e,
