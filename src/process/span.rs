@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::json::read_document;
 use crate::json::write::{Object, WriteJson};
 use crate::model::{Agent, FinalMessage};
+use crate::process::key_index;
 use crate::providers::{read_count, Scalar};
 
 /// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.
@@ -81,14 +82,14 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
             let (mut model, mut input, mut prompt, mut output) = (Scalar::default(), None, None, None);
             let read = read_document(body.as_bytes(), |r| {
                 r.object(|r, key| {
-                    match key {
-                        b"model" => model = Scalar::read(r)?,
-                        b"usage" => {
+                    match key_index(key, &[b"model", b"usage"]) {
+                        0 => model = Scalar::read(r)?,
+                        1 => {
                             r.object(|r, key| {
-                                match key {
-                                    b"input_tokens" => input = read_count(r)?,
-                                    b"prompt_tokens" => prompt = read_count(r)?,
-                                    b"output_tokens" => output = read_count(r)?,
+                                match key_index(key, &[b"input_tokens", b"prompt_tokens", b"output_tokens"]) {
+                                    0 => input = read_count(r)?,
+                                    1 => prompt = read_count(r)?,
+                                    2 => output = read_count(r)?,
                                     _ => {}
                                 }
                                 Ok(())

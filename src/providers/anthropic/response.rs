@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::json::{read_document, read_object, read_object_document, JsonResult, Kind};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
+use crate::process::key_index;
 use crate::providers::{ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
@@ -37,12 +38,13 @@ impl<'a> MessageBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut MessageBody<'a>, r, key| {
             // One read for every text field: the match only picks where it goes.
-            let slot = match key {
-                b"id" => &mut body.id,
-                b"model" => &mut body.model,
-                b"stop_reason" => &mut body.stop_reason,
-                b"type" => &mut body.kind,
-                b"content" => {
+            let slot = match key_index(key, &[b"id", b"model", b"stop_reason", b"type", b"content", b"usage", b"error"])
+            {
+                0 => &mut body.id,
+                1 => &mut body.model,
+                2 => &mut body.stop_reason,
+                3 => &mut body.kind,
+                4 => {
                     let mut content = Vec::new();
                     let is_array = r.array(|r| {
                         content.push(r.raw()?);
@@ -51,8 +53,8 @@ impl<'a> MessageBody<'a> {
                     body.content = is_array.then_some(content);
                     return Ok(());
                 }
-                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
-                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+                5 => return r.raw_non_null().map(|usage| body.usage = usage),
+                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
@@ -86,15 +88,17 @@ impl<'a> ContentBlock<'a> {
         let mut citations_ok = true;
         let block = read_document(text.as_bytes(), |r| {
             read_object(r, |block: &mut ContentBlock<'a>, r, key| {
-                let slot = match key {
-                    b"type" => &mut block.kind,
-                    b"text" => &mut block.text,
-                    b"thinking" => &mut block.thinking,
-                    b"signature" => &mut block.signature,
-                    b"data" => &mut block.data,
-                    b"id" => &mut block.id,
-                    b"name" => &mut block.name,
-                    b"citations" => {
+                const KEYS: &[&[u8]] =
+                    &[b"type", b"text", b"thinking", b"signature", b"data", b"id", b"name", b"citations", b"input"];
+                let slot = match key_index(key, KEYS) {
+                    0 => &mut block.kind,
+                    1 => &mut block.text,
+                    2 => &mut block.thinking,
+                    3 => &mut block.signature,
+                    4 => &mut block.data,
+                    5 => &mut block.id,
+                    6 => &mut block.name,
+                    7 => {
                         match r.peek()? {
                             Kind::Null => block.citations = None,
                             Kind::Array => {
@@ -109,7 +113,7 @@ impl<'a> ContentBlock<'a> {
                         }
                         return Ok(());
                     }
-                    b"input" => return r.raw_non_null().map(|input| block.input = input),
+                    8 => return r.raw_non_null().map(|input| block.input = input),
                     _ => return Ok(()),
                 };
                 *slot = Scalar::read(r)?;

@@ -5,6 +5,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
+use crate::process::key_index;
 use crate::providers::ErrorBody;
 use crate::text::number;
 
@@ -32,9 +33,9 @@ impl<'a> EmbeddingBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut EmbeddingBody<'a>, r, key| {
-            match key {
-                b"data" => body.data = read_list(r, Item::read)?,
-                b"error" => body.error = ErrorBody::read_field(r)?,
+            match key_index(key, &[b"data", b"error"]) {
+                0 => body.data = read_list(r, Item::read)?,
+                1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
             Ok(())
@@ -47,9 +48,9 @@ impl Item {
     fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
         let mut item = Item::default();
         r.object(|r, key| {
-            match key {
-                b"index" => item.index = r.index()?,
-                b"embedding" => item.embedding = Vector::read(r)?,
+            match key_index(key, &[b"index", b"embedding"]) {
+                0 => item.index = r.index()?,
+                1 => item.embedding = Vector::read(r)?,
                 _ => {}
             }
             Ok(())

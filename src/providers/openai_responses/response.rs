@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::json::{read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
+use crate::process::key_index;
 use crate::providers::{ErrorBody, Scalar};
 
 /// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
@@ -36,15 +37,17 @@ impl<'a> ResponseBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         read_object_document(text.as_bytes(), |body: &mut ResponseBody<'a>, r, key| {
             // One read for every text field: the match only picks where it goes.
-            let slot = match key {
-                b"id" => &mut body.id,
-                b"model" => &mut body.model,
-                b"status" => &mut body.status,
-                b"output_text" => &mut body.output_text,
-                b"incomplete_details" => return Incomplete::read(r).map(|d| body.incomplete_details = d),
-                b"output" => return read_list(r, Reader::raw).map(|output| body.output = output),
-                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
-                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+            const KEYS: &[&[u8]] =
+                &[b"id", b"model", b"status", b"output_text", b"incomplete_details", b"output", b"usage", b"error"];
+            let slot = match key_index(key, KEYS) {
+                0 => &mut body.id,
+                1 => &mut body.model,
+                2 => &mut body.status,
+                3 => &mut body.output_text,
+                4 => return Incomplete::read(r).map(|d| body.incomplete_details = d),
+                5 => return read_list(r, Reader::raw).map(|output| body.output = output),
+                6 => return r.raw_non_null().map(|usage| body.usage = usage),
+                7 => return ErrorBody::read_field(r).map(|error| body.error = error),
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
@@ -105,14 +108,15 @@ impl<'a> Item<'a> {
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
         let read = read_document(text.as_bytes(), |r| {
             let item = read_object(r, |item: &mut Item<'a>, r, key| {
-                let slot = match key {
-                    b"type" => &mut item.kind,
-                    b"id" => &mut item.id,
-                    b"call_id" => &mut item.call_id,
-                    b"name" => &mut item.name,
-                    b"arguments" => &mut item.arguments,
-                    b"summary" => return list(r, Part::read).map(|parts| item.summary = parts),
-                    b"content" => return list(r, Part::read).map(|parts| item.content = parts),
+                const KEYS: &[&[u8]] = &[b"type", b"id", b"call_id", b"name", b"arguments", b"summary", b"content"];
+                let slot = match key_index(key, KEYS) {
+                    0 => &mut item.kind,
+                    1 => &mut item.id,
+                    2 => &mut item.call_id,
+                    3 => &mut item.name,
+                    4 => &mut item.arguments,
+                    5 => return list(r, Part::read).map(|parts| item.summary = parts),
+                    6 => return list(r, Part::read).map(|parts| item.content = parts),
                     _ => return Ok(()),
                 };
                 *slot = Scalar::read(r)?;
@@ -127,11 +131,11 @@ impl<'a> Item<'a> {
 impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let part = read_object(r, |part: &mut Part<'a>, r, key| {
-            let slot = match key {
-                b"type" => &mut part.kind,
-                b"text" => &mut part.text,
-                b"refusal" => &mut part.refusal,
-                b"annotations" => return list(r, Reader::raw).map(|list| part.annotations = list),
+            let slot = match key_index(key, &[b"type", b"text", b"refusal", b"annotations"]) {
+                0 => &mut part.kind,
+                1 => &mut part.text,
+                2 => &mut part.refusal,
+                3 => return list(r, Reader::raw).map(|list| part.annotations = list),
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
