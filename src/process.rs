@@ -14,7 +14,7 @@ pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_document, JsonError};
+use crate::json::{read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -75,16 +75,17 @@ impl Api {
         if agent.model.provider == "anthropic" {
             return Ok(Api::Anthropic);
         }
-        match agent.model.api_type.as_str() {
-            "" | "chat" => Ok(Api::Chat),
-            "responses" => Ok(Api::Responses),
-            "embedding" => Ok(Api::Embedding),
-            "image" => Ok(Api::Image),
-            other => Err(Error::invalid_input(
+        let api_type = agent.model.api_type.as_str();
+        match key_index(api_type.as_bytes(), &[b"", b"chat", b"responses", b"embedding", b"image"]) {
+            0 | 1 => Ok(Api::Chat),
+            2 => Ok(Api::Responses),
+            3 => Ok(Api::Embedding),
+            4 => Ok(Api::Image),
+            _ => Err(Error::invalid_input(
                 "agent.model.apiType",
                 crate::text::concat(&[
                     "unknown apiType ",
-                    &crate::json::write::quoted(other),
+                    &crate::json::write::quoted(api_type),
                     ": expected chat, responses, embedding or image",
                 ]),
             )),
@@ -126,6 +127,19 @@ impl Api {
 #[inline(never)]
 pub(crate) fn key_index(key: &[u8], keys: &[&[u8]]) -> usize {
     keys.iter().position(|k| *k == key).unwrap_or(keys.len())
+}
+
+/// A document that must be one JSON object, its members handed to `field` (as
+/// [`crate::json::read_object_document`], without an instance of it per body type): "expected an
+/// object" when it is not one, checked before what follows it.
+pub(crate) fn read_body<'a>(
+    text: &'a str,
+    field: &mut dyn FnMut(&mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<()> {
+    read_document(text.as_bytes(), |r| match r.object(|r, key| field(r, key))? {
+        true => Ok(()),
+        false => Err(JsonError::not_an_object()),
+    })
 }
 
 /// A body that is not JSON, or not an object.

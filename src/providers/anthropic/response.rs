@@ -8,10 +8,10 @@
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{read_document, read_object, read_object_document, JsonResult, Kind};
+use crate::json::{JsonResult, Kind};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
-use crate::process::key_index;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
@@ -36,7 +36,8 @@ pub(crate) struct MessageBody<'a> {
 impl<'a> MessageBody<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut MessageBody<'a>, r, key| {
+        let mut body = MessageBody::default();
+        read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
             let slot = match key_index(key, &[b"id", b"model", b"stop_reason", b"type", b"content", b"usage", b"error"])
             {
@@ -59,7 +60,8 @@ impl<'a> MessageBody<'a> {
             };
             *slot = Scalar::read(r)?;
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 
@@ -85,42 +87,40 @@ impl<'a> ContentBlock<'a> {
     /// `citations` that are neither an array nor null. A repeated key is read again (the last
     /// one wins).
     pub(crate) fn read(text: &'a str) -> Option<ContentBlock<'a>> {
-        let mut citations_ok = true;
-        let block = read_document(text.as_bytes(), |r| {
-            read_object(r, |block: &mut ContentBlock<'a>, r, key| {
-                const KEYS: &[&[u8]] =
-                    &[b"type", b"text", b"thinking", b"signature", b"data", b"id", b"name", b"citations", b"input"];
-                let slot = match key_index(key, KEYS) {
-                    0 => &mut block.kind,
-                    1 => &mut block.text,
-                    2 => &mut block.thinking,
-                    3 => &mut block.signature,
-                    4 => &mut block.data,
-                    5 => &mut block.id,
-                    6 => &mut block.name,
-                    7 => {
-                        match r.peek()? {
-                            Kind::Null => block.citations = None,
-                            Kind::Array => {
-                                let mut citations = Vec::new();
-                                r.array(|r| {
-                                    citations.push(r.raw()?);
-                                    Ok(())
-                                })?;
-                                block.citations = Some(citations);
-                            }
-                            _ => citations_ok = false,
+        let (mut block, mut citations_ok) = (ContentBlock::default(), true);
+        let read = read_body(text, &mut |r, key| {
+            const KEYS: &[&[u8]] =
+                &[b"type", b"text", b"thinking", b"signature", b"data", b"id", b"name", b"citations", b"input"];
+            let slot = match key_index(key, KEYS) {
+                0 => &mut block.kind,
+                1 => &mut block.text,
+                2 => &mut block.thinking,
+                3 => &mut block.signature,
+                4 => &mut block.data,
+                5 => &mut block.id,
+                6 => &mut block.name,
+                7 => {
+                    match r.peek()? {
+                        Kind::Null => block.citations = None,
+                        Kind::Array => {
+                            let mut citations = Vec::new();
+                            r.array(|r| {
+                                citations.push(r.raw()?);
+                                Ok(())
+                            })?;
+                            block.citations = Some(citations);
                         }
-                        return Ok(());
+                        _ => citations_ok = false,
                     }
-                    8 => return r.raw_non_null().map(|input| block.input = input),
-                    _ => return Ok(()),
-                };
-                *slot = Scalar::read(r)?;
-                Ok(())
-            })
+                    return Ok(());
+                }
+                8 => return r.raw_non_null().map(|input| block.input = input),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
         });
-        block.ok()?.filter(|_| citations_ok)
+        (read.is_ok() && citations_ok).then_some(block)
     }
 }
 

@@ -2,10 +2,10 @@
 //! numbers, or (with `encoding_format: "base64"`) a base64 string of little-endian float32.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
+use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::process::key_index;
+use crate::process::{key_index, read_body};
 use crate::providers::ErrorBody;
 use crate::text::number;
 
@@ -32,14 +32,16 @@ struct Vector(std::result::Result<Vec<f64>, String>);
 impl<'a> EmbeddingBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut EmbeddingBody<'a>, r, key| {
+        let mut body = EmbeddingBody::default();
+        read_body(text, &mut |r, key| {
             match key_index(key, &[b"data", b"error"]) {
                 0 => body.data = read_list(r, Item::read)?,
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 

@@ -2,10 +2,10 @@
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_object_document, JsonResult, Reader};
+use crate::json::{JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::process::key_index;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// An images body, read by hand with the crate's JSON reader. Where the serde derive this
@@ -22,7 +22,8 @@ pub(crate) struct ImageBody<'a> {
 impl<'a> ImageBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut ImageBody<'a>, r, key| {
+        let mut body = ImageBody::default();
+        read_body(text, &mut |r, key| {
             match key_index(key, &[b"data", b"error"]) {
                 0 => {
                     let mut images = Vec::new();
@@ -38,7 +39,8 @@ impl<'a> ImageBody<'a> {
                 _ => {}
             }
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 

@@ -8,10 +8,10 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
-use crate::process::key_index;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
@@ -35,7 +35,8 @@ pub(crate) struct ResponseBody<'a> {
 impl<'a> ResponseBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut ResponseBody<'a>, r, key| {
+        let mut body = ResponseBody::default();
+        read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
             const KEYS: &[&[u8]] =
                 &[b"id", b"model", b"status", b"output_text", b"incomplete_details", b"output", b"usage", b"error"];
@@ -52,7 +53,8 @@ impl<'a> ResponseBody<'a> {
             };
             *slot = Scalar::read(r)?;
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 
@@ -106,25 +108,24 @@ impl<'a> Item<'a> {
     /// replaces refused them; an array where an object belongs, which the derive read by
     /// position, is refused too). A repeated key keeps its last value (the derive refused it).
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
-        let read = read_document(text.as_bytes(), |r| {
-            let item = read_object(r, |item: &mut Item<'a>, r, key| {
-                const KEYS: &[&[u8]] = &[b"type", b"id", b"call_id", b"name", b"arguments", b"summary", b"content"];
-                let slot = match key_index(key, KEYS) {
-                    0 => &mut item.kind,
-                    1 => &mut item.id,
-                    2 => &mut item.call_id,
-                    3 => &mut item.name,
-                    4 => &mut item.arguments,
-                    5 => return list(r, Part::read).map(|parts| item.summary = parts),
-                    6 => return list(r, Part::read).map(|parts| item.content = parts),
-                    _ => return Ok(()),
-                };
-                *slot = Scalar::read(r)?;
-                Ok(())
-            })?;
-            item.ok_or_else(not_an_item)
-        });
-        read.ok()
+        let mut item = Item::default();
+        read_body(text, &mut |r, key| {
+            const KEYS: &[&[u8]] = &[b"type", b"id", b"call_id", b"name", b"arguments", b"summary", b"content"];
+            let slot = match key_index(key, KEYS) {
+                0 => &mut item.kind,
+                1 => &mut item.id,
+                2 => &mut item.call_id,
+                3 => &mut item.name,
+                4 => &mut item.arguments,
+                5 => return list(r, Part::read).map(|parts| item.summary = parts),
+                6 => return list(r, Part::read).map(|parts| item.content = parts),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
+        })
+        .ok()?;
+        Some(item)
     }
 }
 
