@@ -8,7 +8,7 @@
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{JsonResult, Kind};
+use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::process::{key_index, read_body};
@@ -46,12 +46,9 @@ impl<'a> MessageBody<'a> {
                 2 => &mut body.stop_reason,
                 3 => &mut body.kind,
                 4 => {
-                    let mut content = Vec::new();
-                    let is_array = r.array(|r| {
-                        content.push(r.raw()?);
-                        Ok(())
-                    })?;
-                    body.content = is_array.then_some(content);
+                    // Anything else is left unread, and skipped.
+                    let is_array = r.peek()? == Kind::Array;
+                    body.content = if is_array { Some(read_list(r, Reader::raw)?) } else { None };
                     return Ok(());
                 }
                 5 => return r.raw_non_null().map(|usage| body.usage = usage),
@@ -102,14 +99,7 @@ impl<'a> ContentBlock<'a> {
                 7 => {
                     match r.peek()? {
                         Kind::Null => block.citations = None,
-                        Kind::Array => {
-                            let mut citations = Vec::new();
-                            r.array(|r| {
-                                citations.push(r.raw()?);
-                                Ok(())
-                            })?;
-                            block.citations = Some(citations);
-                        }
+                        Kind::Array => block.citations = Some(read_list(r, Reader::raw)?),
                         _ => citations_ok = false,
                     }
                     return Ok(());

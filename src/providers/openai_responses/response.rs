@@ -117,8 +117,14 @@ impl<'a> Item<'a> {
                 2 => &mut item.call_id,
                 3 => &mut item.name,
                 4 => &mut item.arguments,
-                5 => return list(r, Part::read).map(|parts| item.summary = parts),
-                6 => return list(r, Part::read).map(|parts| item.content = parts),
+                5 => {
+                    item.summary = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
+                    return Ok(());
+                }
+                6 => {
+                    item.content = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
+                    return Ok(());
+                }
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
@@ -131,38 +137,36 @@ impl<'a> Item<'a> {
 
 impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
-        let part = read_object(r, |part: &mut Part<'a>, r, key| {
+        let mut part = Part::default();
+        let is_object = r.object(|r, key| {
             let slot = match key_index(key, &[b"type", b"text", b"refusal", b"annotations"]) {
                 0 => &mut part.kind,
                 1 => &mut part.text,
                 2 => &mut part.refusal,
-                3 => return list(r, Reader::raw).map(|list| part.annotations = list),
+                3 => {
+                    part.annotations = if is_list(r)? { Some(read_list(r, Reader::raw)?) } else { None };
+                    return Ok(());
+                }
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
             Ok(())
         })?;
-        part.ok_or_else(not_an_item)
+        if !is_object {
+            return Err(not_an_item());
+        }
+        Ok(part)
     }
 }
 
-/// An array read element by element with `read`; `None` for null, an error for anything else.
-fn list<'a, T>(
-    r: &mut Reader<'a>,
-    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
-) -> JsonResult<Option<Vec<T>>> {
-    if r.peek()? == Kind::Null {
-        r.skip()?;
-        return Ok(None);
+/// Whether the next value is a list (read then with `read_list`): `false` for null (left
+/// unread, and skipped), an error for anything else (which refuses the whole item unread).
+fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
+    match r.peek()? {
+        Kind::Null => Ok(false),
+        Kind::Array => Ok(true),
+        _ => Err(not_an_item()),
     }
-    let mut items = Vec::new();
-    if !r.array(|r| {
-        items.push(read(r)?);
-        Ok(())
-    })? {
-        return Err(not_an_item());
-    }
-    Ok(Some(items))
 }
 
 impl ResponseBody<'_> {
