@@ -241,7 +241,7 @@ struct Extra {
 
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
     let mut b = MessageBuilder::new(Limits::default(), provider);
-    let mut extra = Extra::default();
+    let (mut extra, mut has_choices) = (Extra::default(), true);
     match api {
         Api::Anthropic => anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?,
         Api::Responses => {
@@ -252,11 +252,15 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
         _ => {
             let body = openai_chat::response::Completion::read(text).map_err(invalid_body)?;
             let extras = body.feed(&mut b)?;
-            if !extras.has_choices {
-                return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
-            }
+            has_choices = extras.has_choices;
             extra.refusal = extras.refusal;
         }
+    }
+    // Every body ends as its stream does.
+    b.end_all_choices()?;
+    b.done();
+    if !has_choices {
+        return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
     }
     // The builder also produced stream events; a body has no use for them.
     b.events.clear();

@@ -115,7 +115,8 @@ impl<'a> ContentBlock<'a> {
 }
 
 impl MessageBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`.
+    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
+    /// (which the caller then ends).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
@@ -158,8 +159,6 @@ impl MessageBody<'_> {
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
-        b.end_all_choices()?;
-        b.done();
         Ok(())
     }
 }

@@ -105,11 +105,15 @@ impl EmbeddingBody<'_> {
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
-            let path = || number("data[", i as u64, "].embedding");
-            let vector = item.embedding.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidJson, number("data[", i as u64, "] has no `embedding`")).with_path(path())
-            })?;
-            vectors.push(vector.0.map_err(|why| Error::new(ErrorCode::InvalidJson, why).with_path(path()))?);
+            let why = match item.embedding {
+                Some(Vector(Ok(vector))) => {
+                    vectors.push(vector);
+                    continue;
+                }
+                Some(Vector(Err(why))) => why,
+                None => number("data[", i as u64, "] has no `embedding`"),
+            };
+            return Err(Error::new(ErrorCode::InvalidJson, why).with_path(number("data[", i as u64, "].embedding")));
         }
         if vectors.len() == 1 {
             return Ok(ProcessResult::Vector(vectors.pop().unwrap_or_default()));

@@ -172,6 +172,7 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
 impl ResponseBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
     /// the text of any refusal parts (`process` returns it, the message reports it as an error).
+    /// The caller then ends the stream.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<Option<String>> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
@@ -239,8 +240,6 @@ impl ResponseBody<'_> {
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
-        b.end_all_choices()?;
-        b.done();
         Ok(refusal)
     }
 }
