@@ -76,7 +76,8 @@ impl Api {
             return Ok(Api::Anthropic);
         }
         let api_type = agent.model.api_type.as_str();
-        match key_index(api_type.as_bytes(), &[b"", b"chat", b"responses", b"embedding", b"image"]) {
+        // The first key is the empty one.
+        match key_index(api_type.as_bytes(), " chat responses embedding image") {
             0 | 1 => Ok(Api::Chat),
             2 => Ok(Api::Responses),
             3 => Ok(Api::Embedding),
@@ -98,7 +99,7 @@ impl Api {
         let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
-                match key_index(key, &[b"type", b"object", b"output"]) {
+                match key_index(key, "type object output") {
                     0 => kind = Scalar::read(r)?,
                     1 => object = Scalar::read(r)?,
                     2 => has_output = r.raw_non_null()?.is_some(),
@@ -121,12 +122,21 @@ impl Api {
     }
 }
 
-/// The position of `key` in `keys`, or `keys.len()` when it is not one of them: the response
-/// readers match their keys against a table (one loop here) instead of each comparing byte by
-/// byte in its own code.
+/// The position of `key` among the space-separated `keys`, or `usize::MAX` when it is not one of
+/// them: the response readers match their keys against a table (one loop here) instead of each
+/// comparing byte by byte in its own code. One text, not a list of slices: no pointer table.
 #[inline(never)]
-pub(crate) fn key_index(key: &[u8], keys: &[&[u8]]) -> usize {
-    keys.iter().position(|k| *k == key).unwrap_or(keys.len())
+pub(crate) fn key_index(key: &[u8], keys: &str) -> usize {
+    let (mut index, mut rest) = (0, keys.as_bytes());
+    loop {
+        let end = rest.iter().position(|b| *b == b' ').unwrap_or(rest.len());
+        let (first, after) = rest.split_at(end);
+        if first == key {
+            return index;
+        }
+        let Some((_, after)) = after.split_first() else { return usize::MAX };
+        (index, rest) = (index + 1, after);
+    }
 }
 
 /// A document that must be one JSON object, its members handed to `field` (as
@@ -281,4 +291,20 @@ fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<
         }
     }
     Ok(ProcessResult::of_text(text, agent.has_outputs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_index;
+
+    #[test]
+    fn key_index_finds_whole_keys_only() {
+        assert_eq!(key_index(b"b", "a b c"), 1);
+        assert_eq!(key_index(b"c", "a b c"), 2);
+        assert_eq!(key_index(b"", " chat"), 0);
+        assert_eq!(key_index(b"chat", " chat"), 1);
+        for missing in [&b""[..], b"a b", b"ab", b" ", b"d"] {
+            assert_eq!(key_index(missing, "a b c"), usize::MAX, "{missing:?}");
+        }
+    }
 }

@@ -37,8 +37,9 @@ impl JsonPath {
     }
 
     fn key_segment(key: &str) -> String {
-        let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        // Bytes, not chars: a non-ASCII character's bytes are none of these either.
+        let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+        let plain = key.as_bytes().first().is_some_and(|b| !b.is_ascii_digit()) && key.as_bytes().iter().all(word);
         if plain {
             concat(&[".", key])
         } else {
@@ -91,7 +92,7 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
 /// `value` (not null) must have the property's kind, be one of its enum values, and match its
 /// nested properties or items.
 fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
-    const KINDS: &[&[u8]] = &[b"string", b"boolean", b"float", b"number", b"integer", b"array", b"object"];
+    const KINDS: &str = "string boolean float number integer array object";
     let ok = match key_index(property.kind.as_bytes(), KINDS) {
         0 => value.is_string(),
         1 => value.is_boolean(),

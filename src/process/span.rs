@@ -80,11 +80,11 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
             // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
             let (mut model, mut input, mut prompt, mut output) = (Scalar::default(), None, None, None);
             let read = read_body(body, &mut |r, key| {
-                match key_index(key, &[b"model", b"usage"]) {
+                match key_index(key, "model usage") {
                     0 => model = Scalar::read(r)?,
                     1 => {
                         r.object(|r, key| {
-                            match key_index(key, &[b"input_tokens", b"prompt_tokens", b"output_tokens"]) {
+                            match key_index(key, "input_tokens prompt_tokens output_tokens") {
                                 0 => input = read_count(r)?,
                                 1 => prompt = read_count(r)?,
                                 2 => output = read_count(r)?,

@@ -39,8 +39,7 @@ impl<'a> MessageBody<'a> {
         let mut body = MessageBody::default();
         read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
-            let slot = match key_index(key, &[b"id", b"model", b"stop_reason", b"type", b"content", b"usage", b"error"])
-            {
+            let slot = match key_index(key, "id model stop_reason type content usage error") {
                 0 => &mut body.id,
                 1 => &mut body.model,
                 2 => &mut body.stop_reason,
@@ -86,8 +85,7 @@ impl<'a> ContentBlock<'a> {
     pub(crate) fn read(text: &'a str) -> Option<ContentBlock<'a>> {
         let (mut block, mut citations_ok) = (ContentBlock::default(), true);
         let read = read_body(text, &mut |r, key| {
-            const KEYS: &[&[u8]] =
-                &[b"type", b"text", b"thinking", b"signature", b"data", b"id", b"name", b"citations", b"input"];
+            const KEYS: &str = "type text thinking signature data id name citations input";
             let slot = match key_index(key, KEYS) {
                 0 => &mut block.kind,
                 1 => &mut block.text,

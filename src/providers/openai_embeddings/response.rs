@@ -34,7 +34,7 @@ impl<'a> EmbeddingBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         let mut body = EmbeddingBody::default();
         read_body(text, &mut |r, key| {
-            match key_index(key, &[b"data", b"error"]) {
+            match key_index(key, "data error") {
                 0 => body.data = read_list(r, Item::read)?,
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
@@ -50,7 +50,7 @@ impl Item {
     fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
         let mut item = Item::default();
         r.object(|r, key| {
-            match key_index(key, &[b"index", b"embedding"]) {
+            match key_index(key, "index embedding") {
                 0 => item.index = r.index()?,
                 1 => item.embedding = Vector::read(r)?,
                 _ => {}

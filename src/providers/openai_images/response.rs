@@ -24,7 +24,7 @@ impl<'a> ImageBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         let mut body = ImageBody::default();
         read_body(text, &mut |r, key| {
-            match key_index(key, &[b"data", b"error"]) {
+            match key_index(key, "data error") {
                 0 => {
                     let mut images = Vec::new();
                     r.array(|r| {
@@ -49,7 +49,7 @@ impl<'a> ImageBody<'a> {
 fn image(r: &mut Reader<'_>) -> JsonResult<Option<String>> {
     let (mut url, mut b64_json) = (Scalar::default(), Scalar::default());
     r.object(|r, key| {
-        match key_index(key, &[b"url", b"b64_json"]) {
+        match key_index(key, "url b64_json") {
             0 => url = Scalar::read(r)?,
             1 => b64_json = Scalar::read(r)?,
             _ => {}

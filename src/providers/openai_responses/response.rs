@@ -38,8 +38,7 @@ impl<'a> ResponseBody<'a> {
         let mut body = ResponseBody::default();
         read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
-            const KEYS: &[&[u8]] =
-                &[b"id", b"model", b"status", b"output_text", b"incomplete_details", b"output", b"usage", b"error"];
+            const KEYS: &str = "id model status output_text incomplete_details output usage error";
             let slot = match key_index(key, KEYS) {
                 0 => &mut body.id,
                 1 => &mut body.model,
@@ -110,7 +109,7 @@ impl<'a> Item<'a> {
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
         let mut item = Item::default();
         read_body(text, &mut |r, key| {
-            const KEYS: &[&[u8]] = &[b"type", b"id", b"call_id", b"name", b"arguments", b"summary", b"content"];
+            const KEYS: &str = "type id call_id name arguments summary content";
             let slot = match key_index(key, KEYS) {
                 0 => &mut item.kind,
                 1 => &mut item.id,
@@ -139,7 +138,7 @@ impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let mut part = Part::default();
         let is_object = r.object(|r, key| {
-            let slot = match key_index(key, &[b"type", b"text", b"refusal", b"annotations"]) {
+            let slot = match key_index(key, "type text refusal annotations") {
                 0 => &mut part.kind,
                 1 => &mut part.text,
                 2 => &mut part.refusal,
