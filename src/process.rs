@@ -14,7 +14,7 @@ pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_document, JsonError};
+use crate::json::{read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -75,16 +75,18 @@ impl Api {
         if agent.model.provider == "anthropic" {
             return Ok(Api::Anthropic);
         }
-        match agent.model.api_type.as_str() {
-            "" | "chat" => Ok(Api::Chat),
-            "responses" => Ok(Api::Responses),
-            "embedding" => Ok(Api::Embedding),
-            "image" => Ok(Api::Image),
-            other => Err(Error::invalid_input(
+        let api_type = agent.model.api_type.as_str();
+        // The first key is the empty one.
+        match key_index(api_type.as_bytes(), " chat responses embedding image") {
+            0 | 1 => Ok(Api::Chat),
+            2 => Ok(Api::Responses),
+            3 => Ok(Api::Embedding),
+            4 => Ok(Api::Image),
+            _ => Err(Error::invalid_input(
                 "agent.model.apiType",
                 crate::text::concat(&[
                     "unknown apiType ",
-                    &crate::json::write::quoted(other),
+                    &crate::json::write::quoted(api_type),
                     ": expected chat, responses, embedding or image",
                 ]),
             )),
@@ -97,10 +99,10 @@ impl Api {
         let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
-                match key {
-                    b"type" => kind = Scalar::read(r)?,
-                    b"object" => object = Scalar::read(r)?,
-                    b"output" => has_output = r.raw_non_null()?.is_some(),
+                match key_index(key, "type object output") {
+                    0 => kind = Scalar::read(r)?,
+                    1 => object = Scalar::read(r)?,
+                    2 => has_output = r.raw_non_null()?.is_some(),
                     _ => {}
                 }
                 Ok(())
@@ -118,6 +120,36 @@ impl Api {
             _ => Api::Chat,
         })
     }
+}
+
+/// The position of `key` among the space-separated `keys`, or `usize::MAX` when it is not one of
+/// them: the response readers match their keys against a table (one loop here) instead of each
+/// comparing byte by byte in its own code. One text, not a list of slices: no pointer table.
+#[inline(never)]
+pub(crate) fn key_index(key: &[u8], keys: &str) -> usize {
+    let (mut index, mut rest) = (0, keys.as_bytes());
+    loop {
+        let end = rest.iter().position(|b| *b == b' ').unwrap_or(rest.len());
+        let (first, after) = rest.split_at(end);
+        if first == key {
+            return index;
+        }
+        let Some((_, after)) = after.split_first() else { return usize::MAX };
+        (index, rest) = (index + 1, after);
+    }
+}
+
+/// A document that must be one JSON object, its members handed to `field` (as
+/// [`crate::json::read_object_document`], without an instance of it per body type): "expected an
+/// object" when it is not one, checked before what follows it.
+pub(crate) fn read_body<'a>(
+    text: &'a str,
+    field: &mut dyn FnMut(&mut Reader<'a>, &[u8]) -> JsonResult<()>,
+) -> JsonResult<()> {
+    read_document(text.as_bytes(), |r| match r.object(|r, key| field(r, key))? {
+        true => Ok(()),
+        false => Err(JsonError::not_an_object()),
+    })
 }
 
 /// A body that is not JSON, or not an object.
@@ -219,7 +251,7 @@ struct Extra {
 
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
     let mut b = MessageBuilder::new(Limits::default(), provider);
-    let mut extra = Extra::default();
+    let (mut extra, mut has_choices) = (Extra::default(), true);
     match api {
         Api::Anthropic => anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?,
         Api::Responses => {
@@ -230,11 +262,15 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
         _ => {
             let body = openai_chat::response::Completion::read(text).map_err(invalid_body)?;
             let extras = body.feed(&mut b)?;
-            if !extras.has_choices {
-                return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
-            }
+            has_choices = extras.has_choices;
             extra.refusal = extras.refusal;
         }
+    }
+    // Every body ends as its stream does.
+    b.end_all_choices()?;
+    b.done();
+    if !has_choices {
+        return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
     }
     // The builder also produced stream events; a body has no use for them.
     b.events.clear();
@@ -255,4 +291,20 @@ fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<
         }
     }
     Ok(ProcessResult::of_text(text, agent.has_outputs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_index;
+
+    #[test]
+    fn key_index_finds_whole_keys_only() {
+        assert_eq!(key_index(b"b", "a b c"), 1);
+        assert_eq!(key_index(b"c", "a b c"), 2);
+        assert_eq!(key_index(b"", " chat"), 0);
+        assert_eq!(key_index(b"chat", " chat"), 1);
+        for missing in [&b""[..], b"a b", b"ab", b" ", b"d"] {
+            assert_eq!(key_index(missing, "a b c"), usize::MAX, "{missing:?}");
+        }
+    }
 }

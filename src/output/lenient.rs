@@ -10,10 +10,10 @@ use crate::text::{find, find_byte, number};
 /// The one object in damaged model output, or why there is none.
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let inner = fenced(text).unwrap_or(text);
-    let candidate = match objects(inner).as_slice() {
-        [] => return Err("no balanced JSON object in the text".into()),
-        [one] => *one,
-        many => return Err(number("", many.len() as u64, " JSON objects in the text; expected one")),
+    let candidate = match objects(inner) {
+        (0, _) => return Err("no balanced JSON object in the text".into()),
+        (1, one) => one,
+        (many, _) => return Err(number("", many as u64, " JSON objects in the text; expected one")),
     };
     match parse_value(candidate) {
         Ok(value) => Ok(value),
@@ -31,10 +31,11 @@ fn fenced(text: &str) -> Option<&str> {
     Some(&body[..end])
 }
 
-/// Every top-level balanced `{…}` in the text (braces inside strings do not count).
-fn objects(text: &str) -> Vec<&str> {
+/// How many top-level balanced `{…}` the text holds (braces inside strings do not count), and
+/// the first one.
+fn objects(text: &str) -> (usize, &str) {
     let bytes = text.as_bytes();
-    let mut found = Vec::new();
+    let mut found = (0, "");
     let (mut depth, mut start) = (0usize, 0usize);
     let (mut in_string, mut escaped) = (false, false);
     for (i, &b) in bytes.iter().enumerate() {
@@ -60,7 +61,10 @@ fn objects(text: &str) -> Vec<&str> {
                 depth -= 1;
                 if depth == 0 {
                     // `..i + 1` rather than `..=i`: the module has no inclusive str range.
-                    found.push(&text[start..i + 1]);
+                    if found.0 == 0 {
+                        found.1 = &text[start..i + 1];
+                    }
+                    found.0 += 1;
                 }
             }
             _ => {}

@@ -6,6 +6,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::write::quoted;
 use crate::model::Property;
+use crate::process::key_index;
 use crate::text::{concat, number};
 
 /// The largest integer a JS number holds exactly (2^53 - 1).
@@ -36,8 +37,9 @@ impl JsonPath {
     }
 
     fn key_segment(key: &str) -> String {
-        let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        // Bytes, not chars: a non-ASCII character's bytes are none of these either.
+        let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+        let plain = key.as_bytes().first().is_some_and(|b| !b.is_ascii_digit()) && key.as_bytes().iter().all(word);
         if plain {
             concat(&[".", key])
         } else {
@@ -90,13 +92,14 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
 /// `value` (not null) must have the property's kind, be one of its enum values, and match its
 /// nested properties or items.
 fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
-    let ok = match property.kind.as_str() {
-        "string" => value.is_string(),
-        "boolean" => value.is_boolean(),
-        "float" | "number" => value.is_number(),
-        "integer" => is_integer(value),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
+    const KINDS: &str = "string boolean float number integer array object";
+    let ok = match key_index(property.kind.as_bytes(), KINDS) {
+        0 => value.is_string(),
+        1 => value.is_boolean(),
+        2 | 3 => value.is_number(),
+        4 => is_integer(value),
+        5 => value.is_array(),
+        6 => value.is_object(),
         // A kind this parser does not know constrains nothing (custom kinds pass through).
         _ => true,
     };

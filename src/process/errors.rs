@@ -3,13 +3,13 @@
 //! `error` object, and the bare `{"error": "text"}` some local servers send.
 
 use crate::error::{Error, ProviderDetail};
-use crate::providers::{is_retryable, ErrorBody};
+use crate::providers::ErrorBody;
 
-/// The provider's error as a thrown `provider_error`: its message verbatim, type and code beside.
+/// The provider's error as a thrown `provider_error`: its message verbatim, type and code beside
+/// (message and retryability as the stream's error event has them).
 pub(crate) fn provider_error(body: &ErrorBody<'_>) -> Error {
+    let info = body.info();
     let kind = body.kind.as_deref().map(str::to_owned);
     let code = body.code.as_deref().map(str::to_owned);
-    let retryable = is_retryable(kind.as_deref()) || is_retryable(code.as_deref());
-    let message = body.message.as_deref().unwrap_or("the provider reported an error").to_owned();
-    Error::provider(message, ProviderDetail { kind, code, retryable })
+    Error::provider(info.message, ProviderDetail { kind, code, retryable: info.retryable == Some(true) })
 }

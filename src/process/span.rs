@@ -3,9 +3,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::json::read_document;
 use crate::json::write::{Object, WriteJson};
 use crate::model::{Agent, FinalMessage};
+use crate::process::{key_index, read_body};
 use crate::providers::{read_count, Scalar};
 
 /// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.
@@ -79,27 +79,25 @@ pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: 
         None => {
             // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
             let (mut model, mut input, mut prompt, mut output) = (Scalar::default(), None, None, None);
-            let read = read_document(body.as_bytes(), |r| {
-                r.object(|r, key| {
-                    match key {
-                        b"model" => model = Scalar::read(r)?,
-                        b"usage" => {
-                            r.object(|r, key| {
-                                match key {
-                                    b"input_tokens" => input = read_count(r)?,
-                                    b"prompt_tokens" => prompt = read_count(r)?,
-                                    b"output_tokens" => output = read_count(r)?,
-                                    _ => {}
-                                }
-                                Ok(())
-                            })?;
-                        }
-                        _ => {}
+            let read = read_body(body, &mut |r, key| {
+                match key_index(key, "model usage") {
+                    0 => model = Scalar::read(r)?,
+                    1 => {
+                        r.object(|r, key| {
+                            match key_index(key, "input_tokens prompt_tokens output_tokens") {
+                                0 => input = read_count(r)?,
+                                1 => prompt = read_count(r)?,
+                                2 => output = read_count(r)?,
+                                _ => {}
+                            }
+                            Ok(())
+                        })?;
                     }
-                    Ok(())
-                })
+                    _ => {}
+                }
+                Ok(())
             });
-            if read == Ok(true) {
+            if read.is_ok() {
                 if let Some(model) = model.as_deref() {
                     set("gen_ai.response.model", model.into());
                 }

@@ -8,9 +8,10 @@
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{read_document, read_object, read_object_document, JsonResult, Kind};
+use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
@@ -35,29 +36,28 @@ pub(crate) struct MessageBody<'a> {
 impl<'a> MessageBody<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut MessageBody<'a>, r, key| {
+        let mut body = MessageBody::default();
+        read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
-            let slot = match key {
-                b"id" => &mut body.id,
-                b"model" => &mut body.model,
-                b"stop_reason" => &mut body.stop_reason,
-                b"type" => &mut body.kind,
-                b"content" => {
-                    let mut content = Vec::new();
-                    let is_array = r.array(|r| {
-                        content.push(r.raw()?);
-                        Ok(())
-                    })?;
-                    body.content = is_array.then_some(content);
+            let slot = match key_index(key, "id model stop_reason type content usage error") {
+                0 => &mut body.id,
+                1 => &mut body.model,
+                2 => &mut body.stop_reason,
+                3 => &mut body.kind,
+                4 => {
+                    // Anything else is left unread, and skipped.
+                    let is_array = r.peek()? == Kind::Array;
+                    body.content = if is_array { Some(read_list(r, Reader::raw)?) } else { None };
                     return Ok(());
                 }
-                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
-                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+                5 => return r.raw_non_null().map(|usage| body.usage = usage),
+                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 
@@ -83,45 +83,38 @@ impl<'a> ContentBlock<'a> {
     /// `citations` that are neither an array nor null. A repeated key is read again (the last
     /// one wins).
     pub(crate) fn read(text: &'a str) -> Option<ContentBlock<'a>> {
-        let mut citations_ok = true;
-        let block = read_document(text.as_bytes(), |r| {
-            read_object(r, |block: &mut ContentBlock<'a>, r, key| {
-                let slot = match key {
-                    b"type" => &mut block.kind,
-                    b"text" => &mut block.text,
-                    b"thinking" => &mut block.thinking,
-                    b"signature" => &mut block.signature,
-                    b"data" => &mut block.data,
-                    b"id" => &mut block.id,
-                    b"name" => &mut block.name,
-                    b"citations" => {
-                        match r.peek()? {
-                            Kind::Null => block.citations = None,
-                            Kind::Array => {
-                                let mut citations = Vec::new();
-                                r.array(|r| {
-                                    citations.push(r.raw()?);
-                                    Ok(())
-                                })?;
-                                block.citations = Some(citations);
-                            }
-                            _ => citations_ok = false,
-                        }
-                        return Ok(());
+        let (mut block, mut citations_ok) = (ContentBlock::default(), true);
+        let read = read_body(text, &mut |r, key| {
+            const KEYS: &str = "type text thinking signature data id name citations input";
+            let slot = match key_index(key, KEYS) {
+                0 => &mut block.kind,
+                1 => &mut block.text,
+                2 => &mut block.thinking,
+                3 => &mut block.signature,
+                4 => &mut block.data,
+                5 => &mut block.id,
+                6 => &mut block.name,
+                7 => {
+                    match r.peek()? {
+                        Kind::Null => block.citations = None,
+                        Kind::Array => block.citations = Some(read_list(r, Reader::raw)?),
+                        _ => citations_ok = false,
                     }
-                    b"input" => return r.raw_non_null().map(|input| block.input = input),
-                    _ => return Ok(()),
-                };
-                *slot = Scalar::read(r)?;
-                Ok(())
-            })
+                    return Ok(());
+                }
+                8 => return r.raw_non_null().map(|input| block.input = input),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
         });
-        block.ok()?.filter(|_| citations_ok)
+        (read.is_ok() && citations_ok).then_some(block)
     }
 }
 
 impl MessageBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`.
+    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
+    /// (which the caller then ends).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
@@ -164,8 +157,6 @@ impl MessageBody<'_> {
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
-        b.end_all_choices()?;
-        b.done();
         Ok(())
     }
 }

@@ -31,7 +31,8 @@ pub(crate) struct ChatExtras {
 }
 
 impl Completion<'_> {
-    /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]`.
+    /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]` (which the caller
+    /// then ends).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<ChatExtras> {
         let body = self.0;
         if let Some(error) = &body.error {
@@ -56,8 +57,6 @@ impl Completion<'_> {
         if let Some(usage) = usage {
             b.set_usage(usage);
         }
-        b.end_all_choices()?;
-        b.done();
         Ok(extras)
     }
 }

@@ -2,9 +2,10 @@
 //! numbers, or (with `encoding_format: "base64"`) a base64 string of little-endian float32.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_list, read_object_document, JsonResult, Kind, Reader};
+use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
+use crate::process::{key_index, read_body};
 use crate::providers::ErrorBody;
 use crate::text::number;
 
@@ -31,14 +32,16 @@ struct Vector(std::result::Result<Vec<f64>, String>);
 impl<'a> EmbeddingBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut EmbeddingBody<'a>, r, key| {
-            match key {
-                b"data" => body.data = read_list(r, Item::read)?,
-                b"error" => body.error = ErrorBody::read_field(r)?,
+        let mut body = EmbeddingBody::default();
+        read_body(text, &mut |r, key| {
+            match key_index(key, "data error") {
+                0 => body.data = read_list(r, Item::read)?,
+                1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 
@@ -47,9 +50,9 @@ impl Item {
     fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
         let mut item = Item::default();
         r.object(|r, key| {
-            match key {
-                b"index" => item.index = r.index()?,
-                b"embedding" => item.embedding = Vector::read(r)?,
+            match key_index(key, "index embedding") {
+                0 => item.index = r.index()?,
+                1 => item.embedding = Vector::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -102,11 +105,15 @@ impl EmbeddingBody<'_> {
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
-            let path = || number("data[", i as u64, "].embedding");
-            let vector = item.embedding.ok_or_else(|| {
-                Error::new(ErrorCode::InvalidJson, number("data[", i as u64, "] has no `embedding`")).with_path(path())
-            })?;
-            vectors.push(vector.0.map_err(|why| Error::new(ErrorCode::InvalidJson, why).with_path(path()))?);
+            let why = match item.embedding {
+                Some(Vector(Ok(vector))) => {
+                    vectors.push(vector);
+                    continue;
+                }
+                Some(Vector(Err(why))) => why,
+                None => number("data[", i as u64, "] has no `embedding`"),
+            };
+            return Err(Error::new(ErrorCode::InvalidJson, why).with_path(number("data[", i as u64, "].embedding")));
         }
         if vectors.len() == 1 {
             return Ok(ProcessResult::Vector(vectors.pop().unwrap_or_default()));

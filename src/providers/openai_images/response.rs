@@ -2,9 +2,10 @@
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_object_document, JsonResult, Reader};
+use crate::json::{JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// An images body, read by hand with the crate's JSON reader. Where the serde derive this
@@ -12,69 +13,60 @@ use crate::providers::{ErrorBody, Scalar};
 /// list: no image; an item not an object: skipped); a repeated key keeps its last value.
 #[derive(Default)]
 pub(crate) struct ImageBody<'a> {
-    data: Vec<Item<'a>>,
+    /// Each item's image as §8.3 picks it, read straight from the item: items with none are
+    /// left out.
+    images: Vec<String>,
     pub(crate) error: Option<ErrorBody<'a>>,
-}
-
-#[derive(Default)]
-struct Item<'a> {
-    url: Scalar<'a>,
-    b64_json: Scalar<'a>,
 }
 
 impl<'a> ImageBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut ImageBody<'a>, r, key| {
-            match key {
-                b"data" => {
-                    // Items that are not objects are left out.
-                    let mut data = Vec::new();
+        let mut body = ImageBody::default();
+        read_body(text, &mut |r, key| {
+            match key_index(key, "data error") {
+                0 => {
+                    let mut images = Vec::new();
                     r.array(|r| {
-                        if let Some(item) = Item::read(r)? {
-                            data.push(item);
+                        if let Some(image) = image(r)? {
+                            images.push(image);
                         }
                         Ok(())
                     })?;
-                    body.data = data;
+                    body.images = images;
                 }
-                b"error" => body.error = ErrorBody::read_field(r)?,
-                _ => {}
-            }
-            Ok(())
-        })
-    }
-}
-
-impl<'a> Item<'a> {
-    /// An item, or `None` when it is not an object.
-    fn read(r: &mut Reader<'a>) -> JsonResult<Option<Item<'a>>> {
-        let mut item = Item::default();
-        let is_object = r.object(|r, key| {
-            match key {
-                b"url" => item.url = Scalar::read(r)?,
-                b"b64_json" => item.b64_json = Scalar::read(r)?,
+                1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
             Ok(())
         })?;
-        Ok(is_object.then_some(item))
+        Ok(body)
     }
 }
 
+/// §8.3: an item's `url`, else its `b64_json` (empty ones do not count); `None` for an item with
+/// neither, or that is not an object.
+fn image(r: &mut Reader<'_>) -> JsonResult<Option<String>> {
+    let (mut url, mut b64_json) = (Scalar::default(), Scalar::default());
+    r.object(|r, key| {
+        match key_index(key, "url b64_json") {
+            0 => url = Scalar::read(r)?,
+            1 => b64_json = Scalar::read(r)?,
+            _ => {}
+        }
+        Ok(())
+    })?;
+    let url = url.0.filter(|u| !u.is_empty());
+    Ok(url.or(b64_json.0.filter(|b| !b.is_empty())).map(|image| image.into_owned()))
+}
+
 impl ImageBody<'_> {
-    /// §8.3: `url` wins over `b64_json`; an item with neither is skipped; one image is a string.
+    /// §8.3: one image is a string, several a list.
     pub(crate) fn result(self) -> Result<ProcessResult> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
-        let mut out = Vec::new();
-        for item in &self.data {
-            let url = item.url.as_deref().filter(|u| !u.is_empty());
-            if let Some(image) = url.or(item.b64_json.as_deref().filter(|b| !b.is_empty())) {
-                out.push(image.to_owned());
-            }
-        }
+        let mut out = self.images;
         match out.len() {
             0 => {
                 Err(Error::new(ErrorCode::EmptyResponse, "Empty image response: no item carries a `url` or `b64_json`"))

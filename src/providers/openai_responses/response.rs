@@ -8,9 +8,10 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{read_document, read_list, read_object, read_object_document, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
+use crate::process::{key_index, read_body};
 use crate::providers::{ErrorBody, Scalar};
 
 /// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
@@ -34,22 +35,25 @@ pub(crate) struct ResponseBody<'a> {
 impl<'a> ResponseBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        read_object_document(text.as_bytes(), |body: &mut ResponseBody<'a>, r, key| {
+        let mut body = ResponseBody::default();
+        read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
-            let slot = match key {
-                b"id" => &mut body.id,
-                b"model" => &mut body.model,
-                b"status" => &mut body.status,
-                b"output_text" => &mut body.output_text,
-                b"incomplete_details" => return Incomplete::read(r).map(|d| body.incomplete_details = d),
-                b"output" => return read_list(r, Reader::raw).map(|output| body.output = output),
-                b"usage" => return r.raw_non_null().map(|usage| body.usage = usage),
-                b"error" => return ErrorBody::read_field(r).map(|error| body.error = error),
+            const KEYS: &str = "id model status output_text incomplete_details output usage error";
+            let slot = match key_index(key, KEYS) {
+                0 => &mut body.id,
+                1 => &mut body.model,
+                2 => &mut body.status,
+                3 => &mut body.output_text,
+                4 => return Incomplete::read(r).map(|d| body.incomplete_details = d),
+                5 => return read_list(r, Reader::raw).map(|output| body.output = output),
+                6 => return r.raw_non_null().map(|usage| body.usage = usage),
+                7 => return ErrorBody::read_field(r).map(|error| body.error = error),
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
             Ok(())
-        })
+        })?;
+        Ok(body)
     }
 }
 
@@ -103,66 +107,71 @@ impl<'a> Item<'a> {
     /// replaces refused them; an array where an object belongs, which the derive read by
     /// position, is refused too). A repeated key keeps its last value (the derive refused it).
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
-        let read = read_document(text.as_bytes(), |r| {
-            let item = read_object(r, |item: &mut Item<'a>, r, key| {
-                let slot = match key {
-                    b"type" => &mut item.kind,
-                    b"id" => &mut item.id,
-                    b"call_id" => &mut item.call_id,
-                    b"name" => &mut item.name,
-                    b"arguments" => &mut item.arguments,
-                    b"summary" => return list(r, Part::read).map(|parts| item.summary = parts),
-                    b"content" => return list(r, Part::read).map(|parts| item.content = parts),
-                    _ => return Ok(()),
-                };
-                *slot = Scalar::read(r)?;
-                Ok(())
-            })?;
-            item.ok_or_else(not_an_item)
-        });
-        read.ok()
+        let mut item = Item::default();
+        read_body(text, &mut |r, key| {
+            const KEYS: &str = "type id call_id name arguments summary content";
+            let slot = match key_index(key, KEYS) {
+                0 => &mut item.kind,
+                1 => &mut item.id,
+                2 => &mut item.call_id,
+                3 => &mut item.name,
+                4 => &mut item.arguments,
+                5 => {
+                    item.summary = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
+                    return Ok(());
+                }
+                6 => {
+                    item.content = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
+                    return Ok(());
+                }
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
+        })
+        .ok()?;
+        Some(item)
     }
 }
 
 impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
-        let part = read_object(r, |part: &mut Part<'a>, r, key| {
-            let slot = match key {
-                b"type" => &mut part.kind,
-                b"text" => &mut part.text,
-                b"refusal" => &mut part.refusal,
-                b"annotations" => return list(r, Reader::raw).map(|list| part.annotations = list),
+        let mut part = Part::default();
+        let is_object = r.object(|r, key| {
+            let slot = match key_index(key, "type text refusal annotations") {
+                0 => &mut part.kind,
+                1 => &mut part.text,
+                2 => &mut part.refusal,
+                3 => {
+                    part.annotations = if is_list(r)? { Some(read_list(r, Reader::raw)?) } else { None };
+                    return Ok(());
+                }
                 _ => return Ok(()),
             };
             *slot = Scalar::read(r)?;
             Ok(())
         })?;
-        part.ok_or_else(not_an_item)
+        if !is_object {
+            return Err(not_an_item());
+        }
+        Ok(part)
     }
 }
 
-/// An array read element by element with `read`; `None` for null, an error for anything else.
-fn list<'a, T>(
-    r: &mut Reader<'a>,
-    mut read: impl FnMut(&mut Reader<'a>) -> JsonResult<T>,
-) -> JsonResult<Option<Vec<T>>> {
-    if r.peek()? == Kind::Null {
-        r.skip()?;
-        return Ok(None);
+/// Whether the next value is a list (read then with `read_list`): `false` for null (left
+/// unread, and skipped), an error for anything else (which refuses the whole item unread).
+fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
+    match r.peek()? {
+        Kind::Null => Ok(false),
+        Kind::Array => Ok(true),
+        _ => Err(not_an_item()),
     }
-    let mut items = Vec::new();
-    if !r.array(|r| {
-        items.push(read(r)?);
-        Ok(())
-    })? {
-        return Err(not_an_item());
-    }
-    Ok(Some(items))
 }
 
 impl ResponseBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
     /// the text of any refusal parts (`process` returns it, the message reports it as an error).
+    /// The caller then ends the stream.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<Option<String>> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
@@ -230,8 +239,6 @@ impl ResponseBody<'_> {
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
-        b.end_all_choices()?;
-        b.done();
         Ok(refusal)
     }
 }
