@@ -11,6 +11,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Reader};
 use crate::model::RawJson;
+use crate::process::key_index;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -59,23 +60,34 @@ impl<'a> Event<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
         read_object_document(data, |e: &mut Event<'a>, r, key| {
-            match key {
-                b"type" => e.kind = Scalar::read(r)?,
-                b"response" => e.response = Response::read(r)?,
-                b"item" => e.item = r.raw_non_null()?,
-                b"output_index" => e.output_index = r.index()?,
-                b"content_index" => e.content_index = r.index()?,
-                b"summary_index" => e.summary_index = r.index()?,
-                b"item_id" => e.item_id = Scalar::read(r)?,
-                b"delta" => e.delta = Scalar::read(r)?,
-                b"text" => e.text = Scalar::read(r)?,
-                b"arguments" => e.arguments = Scalar::read(r)?,
-                b"refusal" => e.refusal = Scalar::read(r)?,
-                b"code" => e.code = Scalar::read(r)?,
-                b"message" => e.message = Scalar::read(r)?,
-                b"error" => e.error = ErrorBody::read(r)?,
-                _ => {}
-            }
+            // One read for every text field and one for every index: the match only picks
+            // where it goes.
+            const KEYS: &str = "type item_id delta text arguments refusal code message \
+                output_index content_index summary_index response item error";
+            let slot = match key_index(key, KEYS) {
+                0 => &mut e.kind,
+                1 => &mut e.item_id,
+                2 => &mut e.delta,
+                3 => &mut e.text,
+                4 => &mut e.arguments,
+                5 => &mut e.refusal,
+                6 => &mut e.code,
+                7 => &mut e.message,
+                i @ 8..=10 => {
+                    let index = match i {
+                        8 => &mut e.output_index,
+                        9 => &mut e.content_index,
+                        _ => &mut e.summary_index,
+                    };
+                    *index = r.index()?;
+                    return Ok(());
+                }
+                11 => return Response::read(r).map(|response| e.response = response),
+                12 => return r.raw_non_null().map(|item| e.item = item),
+                13 => return ErrorBody::read(r).map(|error| e.error = error),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
