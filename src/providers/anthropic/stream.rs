@@ -13,6 +13,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{self, read_document, read_object, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
+use crate::process::key_index;
 use crate::providers::template::{read_marked, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -42,14 +43,14 @@ impl<'a> Event<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Event<'a>>> {
         read_object(r, |e: &mut Event<'a>, r, key| {
-            match key {
-                b"type" => e.kind = Scalar::read(r)?,
-                b"index" => e.index = r.index()?,
-                b"message" => e.message = MessageStart::read(r)?,
-                b"content_block" => e.content_block = r.raw_non_null()?,
-                b"delta" => e.delta = Delta::read(r)?,
-                b"usage" => e.usage = r.raw_non_null()?,
-                b"error" => e.error = ErrorBody::read(r)?,
+            match key_index(key, "type index message content_block delta usage error") {
+                0 => e.kind = Scalar::read(r)?,
+                1 => e.index = r.index()?,
+                2 => e.message = MessageStart::read(r)?,
+                3 => e.content_block = r.raw_non_null()?,
+                4 => e.delta = Delta::read(r)?,
+                5 => e.usage = r.raw_non_null()?,
+                6 => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -97,16 +98,24 @@ impl<'a> Delta<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         read_object(r, |d: &mut Delta<'a>, r, key| {
-            match key {
-                b"type" => d.kind = Scalar::read(r)?,
-                b"text" => (d.text, d.marks[0]) = read_marked(r)?,
-                b"thinking" => (d.thinking, d.marks[1]) = read_marked(r)?,
-                b"signature" => d.signature = Scalar::read(r)?,
-                b"partial_json" => (d.partial_json, d.marks[2]) = read_marked(r)?,
-                b"citation" => d.citation = r.raw_non_null()?,
-                b"stop_reason" => d.stop_reason = Scalar::read(r)?,
-                _ => {}
-            }
+            // One read for each kind of value: the match only picks where it goes.
+            let slot = match key_index(key, "text thinking partial_json type signature stop_reason citation") {
+                i @ 0..=2 => {
+                    let text = match i {
+                        0 => &mut d.text,
+                        1 => &mut d.thinking,
+                        _ => &mut d.partial_json,
+                    };
+                    (*text, d.marks[i]) = read_marked(r)?;
+                    return Ok(());
+                }
+                3 => &mut d.kind,
+                4 => &mut d.signature,
+                5 => &mut d.stop_reason,
+                6 => return r.raw_non_null().map(|citation| d.citation = citation),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
