@@ -14,7 +14,7 @@ pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::{read_document, JsonError, JsonResult, Reader};
+use crate::json::{key_index, read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
@@ -119,23 +119,6 @@ impl Api {
             _ if shape.2 => Api::Responses,
             _ => Api::Chat,
         })
-    }
-}
-
-/// The position of `key` among the space-separated `keys`, or `usize::MAX` when it is not one of
-/// them: the response readers match their keys against a table (one loop here) instead of each
-/// comparing byte by byte in its own code. One text, not a list of slices: no pointer table.
-#[inline(never)]
-pub(crate) fn key_index(key: &[u8], keys: &str) -> usize {
-    let (mut index, mut rest) = (0, keys.as_bytes());
-    loop {
-        let end = rest.iter().position(|b| *b == b' ').unwrap_or(rest.len());
-        let (first, after) = rest.split_at(end);
-        if first == key {
-            return index;
-        }
-        let Some((_, after)) = after.split_first() else { return usize::MAX };
-        (index, rest) = (index + 1, after);
     }
 }
 
@@ -291,20 +274,4 @@ fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<
         }
     }
     Ok(ProcessResult::of_text(text, agent.has_outputs()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::key_index;
-
-    #[test]
-    fn key_index_finds_whole_keys_only() {
-        assert_eq!(key_index(b"b", "a b c"), 1);
-        assert_eq!(key_index(b"c", "a b c"), 2);
-        assert_eq!(key_index(b"", " chat"), 0);
-        assert_eq!(key_index(b"chat", " chat"), 1);
-        for missing in [&b""[..], b"a b", b"ab", b" ", b"d"] {
-            assert_eq!(key_index(missing, "a b c"), usize::MAX, "{missing:?}");
-        }
-    }
 }

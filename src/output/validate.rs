@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::key_index;
 use crate::json::write::quoted;
 use crate::model::Property;
-use crate::process::key_index;
 use crate::text::{concat, number};
 
 /// The largest integer a JS number holds exactly (2^53 - 1).

@@ -3,9 +3,10 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::key_index;
 use crate::json::write::{Object, WriteJson};
 use crate::model::{Agent, FinalMessage};
-use crate::process::{key_index, read_body};
+use crate::process::read_body;
 use crate::providers::{read_count, Scalar};
 
 /// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.

@@ -8,10 +8,11 @@
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::key_index;
 use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
-use crate::process::{key_index, read_body};
+use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].

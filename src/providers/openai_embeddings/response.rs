@@ -2,10 +2,11 @@
 //! numbers, or (with `encoding_format: "base64"`) a base64 string of little-endian float32.
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::key_index;
 use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::process::{key_index, read_body};
+use crate::process::read_body;
 use crate::providers::ErrorBody;
 use crate::text::number;
 

@@ -2,10 +2,11 @@
 //! `revised_prompt` is metadata and never the result (DESIGN.md §3).
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::key_index;
 use crate::json::{JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
-use crate::process::{key_index, read_body};
+use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
 /// An images body, read by hand with the crate's JSON reader. Where the serde derive this

@@ -9,9 +9,9 @@ use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
+use crate::json::key_index;
 use crate::json::{read_object, read_object_document, JsonResult, Reader};
 use crate::model::RawJson;
-use crate::process::key_index;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
