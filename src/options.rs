@@ -98,7 +98,13 @@ fn as_map(options: &ModelOptions, write: fn(&ModelOptions, &mut Fields)) -> Map<
 /// yet (§7.6: an option the API does not support is left out).
 fn write_options(options: &ModelOptions, names: &Names, body: &mut Fields) {
     let number = |name: Option<&'static str>, value: &Option<Value>| (name, value.as_ref().map(wire::json));
-    let stop = options.stop_sequences.as_ref().map(|s| wire::array(s.iter().map(|s| wire::text(s))));
+    let stop = options.stop_sequences.as_ref().map(|stop| {
+        let mut written = Vec::new();
+        for s in stop {
+            written.push(wire::text(s));
+        }
+        wire::array(written)
+    });
     let pairs = [
         number(names.temperature, &options.temperature),
         number(names.max_output_tokens, &options.max_output_tokens),

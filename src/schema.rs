@@ -257,10 +257,10 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
-            Some(Value::String(kind)) => out.set("type", array([text(kind), text("null")])),
+            Some(Value::String(kind)) => out.set("type", array(vec![text(kind), text("null")])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
             Some(Value::Array(kinds)) => out.set("type", with_last(kinds, text("null"))),
-            _ => return object([("anyOf", array([out.finish(), object([("type", text("null"))])]))]),
+            _ => return object([("anyOf", array(vec![out.finish(), object([("type", text("null"))])]))]),
         }
     }
     out.finish()

@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{field, get, index, Fields};
+use crate::request::wire::{array, field, get, index, Fields};
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
 
@@ -67,21 +67,22 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 }
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
-/// parameters as it is written, so no schema is copied and changed.
-pub(crate) fn write_tools(tools: &[Tool]) -> Result<Vec<FunctionDef<String>>> {
-    let mut defs = Vec::new();
+/// parameters as it is written, so no schema is copied and changed. Each definition is put in
+/// the provider's `envelope`; the result is the request's `tools` array, `None` when empty.
+pub(crate) fn write_tools(tools: &[Tool], envelope: fn(&FunctionDef<String>) -> String) -> Result<Option<String>> {
+    let mut written = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
-            defs.push(FunctionDef {
+            written.push(envelope(&FunctionDef {
                 parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
                 strict: def.strict || make_strict_now,
                 name: def.name,
                 description: def.description,
-            });
+            }));
         }
     }
-    Ok(defs)
+    Ok(Some(written).filter(|w| !w.is_empty()).map(array))
 }
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which

@@ -75,11 +75,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
-    let turns = turns.into_iter().map(|t| object([("role", text(&t.role)), ("content", array(t.blocks))]));
-    body.set("messages", array(turns));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(|def| def.write("input_schema", false).finish())));
+    let mut written = Vec::new();
+    for turn in turns {
+        written.push(object([("role", text(&turn.role)), ("content", array(turn.blocks))]));
+    }
+    body.set("messages", array(written));
+    if let Some(tools) = write_tools(&agent.tools, |def| def.write("input_schema", false).finish())? {
+        body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
             body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
         }

@@ -57,9 +57,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", array(wire));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(write_function_tool)));
+    if let Some(tools) = write_tools(&agent.tools, write_function_tool)? {
+        body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
     if let Some(format) = write_response_format(&agent.outputs) {
@@ -82,7 +81,11 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     if calls.is_empty() {
         wire.remove(TOOL_CALLS);
     } else {
-        wire.set(TOOL_CALLS, array(calls.iter().map(write_openai_tool_call)));
+        let mut written = Vec::new();
+        for call in &calls {
+            written.push(write_openai_tool_call(call));
+        }
+        wire.set(TOOL_CALLS, array(written));
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),

@@ -32,9 +32,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("instructions", &instructions);
     }
     body.set("input", array(input));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(write_flat_tool)));
+    if let Some(tools) = write_tools(&agent.tools, write_flat_tool)? {
+        body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
     if !agent.outputs.is_empty() {
