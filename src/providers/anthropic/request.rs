@@ -97,7 +97,9 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
             text(&message.content.text())
         } else {
-            array(write_blocks(message, path)?)
+            let mut blocks = Vec::new();
+            write_blocks(message, path, &mut blocks)?;
+            array(blocks)
         };
         let result = object([("type", text("tool_result")), ("tool_use_id", text(id)), ("content", content)]);
         match turns.last_mut() {
@@ -106,14 +108,20 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         }
         return Ok(());
     }
-    let mut blocks = Vec::new();
+    // A user turn after tool results joins the results' turn; anything else starts a turn.
+    if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
+        turns.push(WrittenTurn { role: message.role.clone(), blocks: Vec::new(), has_results: false });
+    }
+    let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
-            blocks.extend(thinking.iter().map(json_text));
+            for block in thinking {
+                blocks.push(json_text(block));
+            }
         }
     }
-    blocks.extend(write_blocks(message, path)?);
-    for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
+    write_blocks(message, path, blocks)?;
+    for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
@@ -127,24 +135,19 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
             ("input", json_text(&input)),
         ]));
     }
-    match turns.last_mut() {
-        Some(turn) if turn.has_results && message.role == "user" => turn.blocks.extend(blocks),
-        _ => turns.push(WrittenTurn { role: message.role.clone(), blocks, has_results: false }),
-    }
     Ok(())
 }
 
-/// [`content_blocks`] written as JSON text.
-fn write_blocks(message: &Message, path: &str) -> Result<Vec<String>> {
+/// [`content_blocks`] written as JSON text, onto `blocks`.
+fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Result<()> {
     let parts = message.content.parts();
     let path = field(path, "content");
-    let mut blocks = Vec::new();
     for (j, part) in parts.iter().enumerate() {
         if !(part.is_text() && part.value.is_empty()) {
             blocks.push(write_block(part, &index(&path, j))?);
         }
     }
-    Ok(blocks)
+    Ok(())
 }
 
 /// [`part_to_block`] written as JSON text.

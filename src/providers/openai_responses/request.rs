@@ -77,14 +77,14 @@ fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_ca
     if calls.is_empty() || !message.content.is_empty() {
         input.push(object([("role", text(&message.role)), ("content", write_content(message, path)?)]));
     }
-    for call in calls {
+    for call in &calls {
         input.push(object([
             ("type", text("function_call")),
             ("call_id", text(&call.id)),
             ("name", text(&call.name)),
             ("arguments", text(&call.arguments)),
         ]));
-        sent_calls.push(call.id);
+        sent_calls.push(call.id.clone());
     }
     Ok(())
 }
