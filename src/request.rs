@@ -10,6 +10,8 @@ pub(crate) mod wire;
 use serde_json::Value;
 
 pub use gen_ai::gen_ai_attributes;
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(unused_imports))]
+pub(crate) use gen_ai::write_gen_ai_attributes;
 pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
