@@ -82,7 +82,9 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         let mut schema =
             get(parameter, "schema").cloned().unwrap_or_else(|| value::object([("type", value::string("string"))]));
         if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
-            map.entry("description").or_insert_with(|| text.clone());
+            if !map.contains_key("description") {
+                map.insert("description".into(), text.clone());
+            }
         }
         properties.insert(name.to_owned(), schema);
         if place == "path" || get(parameter, "required") == Some(&Value::Bool(true)) {
