@@ -5,7 +5,7 @@ use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
-use crate::request::{parallel_tool_calls, split_data_url, write_parts};
+use crate::request::{parallel_tool_calls, split_data_url};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
 use crate::tools::{write_tools, FunctionDef};
@@ -92,33 +92,62 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
         MessageContent::Text(value) => text(value),
         MessageContent::Parts(parts) => match parts.as_slice() {
             [only] if only.is_text() => text(&only.value),
-            parts => write_parts(parts, path, &write_part)?,
+            parts => write_parts(parts, path, None)?,
         },
     };
     wire.set("content", content);
     Ok(wire.finish())
 }
 
-/// [`part_to_wire`] written as JSON text.
-fn write_part(part: &ContentPart, path: &str) -> Result<String> {
-    let (kind, inner) = match part.kind.as_str() {
-        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
-        "image" => {
-            let mut image = Fields::new();
-            image.str("url", &part.value);
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                image.str("detail", detail);
-            }
-            ("image_url", image.finish())
+/// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),
+/// for Chat (`text_type` `None`) and Responses (`input_text` or `output_text`).
+pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&str>) -> Result<String> {
+    let path = field(path, "content");
+    let mut written = Vec::new();
+    for (j, part) in parts.iter().enumerate() {
+        written.push(write_part(part, &index(&path, j), text_type)?);
+    }
+    Ok(array(written))
+}
+
+/// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type
+/// (`{type: "image_url", image_url: {url, detail?}}`); Responses lays every part flat
+/// (`{type: "input_image", image_url, detail?}`).
+fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result<String> {
+    let chat = text_type.is_none();
+    let mut item = Fields::new();
+    let (kind, nested) = match part.kind.as_str() {
+        "text" => {
+            item.str("text", &part.value);
+            (text_type.unwrap_or("text"), false)
         }
-        "audio" => ("input_audio", write_audio(part, path)?),
+        "image" => {
+            item.str(if chat { "url" } else { "image_url" }, &part.value);
+            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
+                item.str("detail", detail);
+            }
+            (if chat { "image_url" } else { "input_image" }, chat)
+        }
+        "audio" => {
+            item.set("input_audio", write_audio(part, path)?);
+            ("input_audio", false)
+        }
         "file" => {
-            let key = if part.value.starts_with("data:") { "file_data" } else { "url" };
-            ("file", object([(key, text(&part.value))]))
+            let key = match (part.value.starts_with("data:"), chat) {
+                (true, _) => "file_data",
+                (false, true) => "url",
+                (false, false) => "file_url",
+            };
+            item.str(key, &part.value);
+            (if chat { "file" } else { "input_file" }, chat)
         }
         other => return Err(unknown_part(other, path)),
     };
-    Ok(object([("type", text(kind)), (kind, inner)]))
+    if nested {
+        return Ok(object([("type", text(kind)), (kind, item.finish())]));
+    }
+    item.str("type", kind);
+    Ok(item.finish())
 }
 
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).

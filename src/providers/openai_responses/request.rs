@@ -9,11 +9,11 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
-use crate::model::{Agent, ContentPart, Message, MessageContent};
+use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::{unknown_part, write_audio};
+use crate::providers::openai_chat::request::write_parts;
 use crate::request::wire::{array, index, json as json_text, object, text, Fields};
-use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, write_parts};
+use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text};
 use crate::schema::to_strict_schema;
 use crate::tools::{write_tools, FunctionDef};
 
@@ -101,36 +101,7 @@ fn write_content(message: &Message, path: &str) -> Result<String> {
         }
     }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    write_parts(parts, path, &|part, path| write_part(part, text_type, path))
-}
-
-/// [`part_to_wire`] written as JSON text.
-fn write_part(part: &ContentPart, text_type: &str, path: &str) -> Result<String> {
-    let mut item = Fields::new();
-    let kind = match part.kind.as_str() {
-        "text" => {
-            item.str("text", &part.value);
-            text_type
-        }
-        "image" => {
-            item.str("image_url", &part.value);
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                item.str("detail", detail);
-            }
-            "input_image"
-        }
-        "audio" => {
-            item.set("input_audio", write_audio(part, path)?);
-            "input_audio"
-        }
-        "file" => {
-            item.str(if part.value.starts_with("data:") { "file_data" } else { "file_url" }, &part.value);
-            "input_file"
-        }
-        other => return Err(unknown_part(other, path)),
-    };
-    item.str("type", kind);
-    Ok(item.finish())
+    write_parts(parts, path, Some(text_type))
 }
 
 /// [`flat_tool`] written as JSON text.
