@@ -61,7 +61,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
-    if let Some(format) = write_response_format(&agent.outputs) {
+    if let Some(format) = write_response_format(&agent.outputs, false) {
         body.set("response_format", format);
     }
     write_openai_chat(&agent.model.options, &mut body);
@@ -161,14 +161,22 @@ fn write_function_tool(def: &FunctionDef<String>) -> String {
     object([("type", text("function")), ("function", def.write("parameters", true).finish())])
 }
 
-/// [`response_format`] written as JSON text.
-fn write_response_format(outputs: &[Property]) -> Option<String> {
+/// The structured output format (`None` without outputs): Chat's `response_format`
+/// (`{type: "json_schema", json_schema: {name, strict, schema}}`), or, `flat`, the Responses
+/// `text.format` (`{type: "json_schema", name, strict, schema}`).
+pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<String> {
     if outputs.is_empty() {
         return None;
     }
-    let schema = json_text(&to_strict_schema(outputs));
-    let json_schema = object([("name", text("structured_output")), ("strict", "true".into()), ("schema", schema)]);
-    Some(object([("type", text("json_schema")), ("json_schema", json_schema)]))
+    let mut format = Fields::new();
+    format.str("name", "structured_output");
+    format.bool("strict", true);
+    format.set("schema", json_text(&to_strict_schema(outputs)));
+    if flat {
+        format.str("type", "json_schema");
+        return Some(format.finish());
+    }
+    Some(object([("type", text("json_schema")), ("json_schema", format.finish())]))
 }
 
 #[cfg(test)]

@@ -11,10 +11,9 @@ use crate::error::Result;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::write_parts;
+use crate::providers::openai_chat::request::{write_parts, write_response_format};
 use crate::request::wire::{array, index, json as json_text, object, text, Fields};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text};
-use crate::schema::to_strict_schema;
 use crate::tools::{write_tools, FunctionDef};
 
 /// The request body, as JSON text to be (see `request::wire`).
@@ -36,13 +35,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
-    if !agent.outputs.is_empty() {
-        let format = object([
-            ("type", text("json_schema")),
-            ("name", text("structured_output")),
-            ("strict", "true".into()),
-            ("schema", json_text(&to_strict_schema(&agent.outputs))),
-        ]);
+    if let Some(format) = write_response_format(&agent.outputs, true) {
         body.set("text", object([("format", format)]));
     }
     write_openai_responses(&agent.model.options, &mut body);
