@@ -13,14 +13,14 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{array, field, get, index, Fields};
+use crate::request::wire::{array, field, get, index, object, text, Fields};
+use crate::request::Api;
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
 
 /// One function the model may call, whatever tool it came from.
 ///
-/// `parameters` is a JSON Schema `Value`; the request builders use `FunctionDef<String>`, the
-/// same schema already written as JSON text.
+/// `parameters` is a JSON Schema `Value` (the type parameter lets it be another form of one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionDef<P = Value> {
     pub name: String,
@@ -29,23 +29,6 @@ pub struct FunctionDef<P = Value> {
     pub parameters: P,
     /// `strict: true` goes on the function definition, not inside the schema (§7.1.3).
     pub strict: bool,
-}
-
-impl FunctionDef<String> {
-    /// `{name, description?, <schema_key>: parameters, strict?}` (`strict` only when
-    /// `with_strict` and the function is strict): what every provider's tool envelope holds.
-    pub(crate) fn write(&self, schema_key: &str, with_strict: bool) -> Fields {
-        let mut function = Fields::new();
-        function.str("name", &self.name);
-        if let Some(description) = &self.description {
-            function.str("description", description);
-        }
-        function.set(schema_key, self.parameters.clone());
-        if with_strict && self.strict {
-            function.bool("strict", true);
-        }
-        function
-    }
 }
 
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
@@ -68,18 +51,32 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
 /// parameters as it is written, so no schema is copied and changed. Each definition is put in
-/// the provider's `envelope`; the result is the request's `tools` array, `None` when empty.
-pub(crate) fn write_tools(tools: &[Tool], envelope: fn(&FunctionDef<String>) -> String) -> Result<Option<String>> {
+/// the envelope of `api`; the result is the request's `tools` array, `None` when empty.
+pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
+    let anthropic = api == Api::Anthropic;
     let mut written = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
-            written.push(envelope(&FunctionDef {
-                parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
-                strict: def.strict || make_strict_now,
-                name: def.name,
-                description: def.description,
-            }));
+            // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
+            let mut function = Fields::new();
+            function.str("name", &def.name);
+            if let Some(description) = &def.description {
+                function.str("description", description);
+            }
+            let parameters = write_schema(&def.parameters, make_strict_now, false, &tool.bindings);
+            function.set(if anthropic { "input_schema" } else { "parameters" }, parameters);
+            if !anthropic && (def.strict || make_strict_now) {
+                function.bool("strict", true);
+            }
+            written.push(match api {
+                Api::OpenAiChat => object([("type", text("function")), ("function", function.finish())]),
+                Api::OpenAiResponses => {
+                    function.str("type", "function");
+                    function.finish()
+                }
+                _ => function.finish(),
+            });
         }
     }
     Ok(Some(written).filter(|w| !w.is_empty()).map(array))

@@ -14,7 +14,7 @@ use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
-use crate::request::{is_system, missing_call_id, split_data_url, system_text};
+use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
 
@@ -80,7 +80,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         written.push(object([("role", text(&turn.role)), ("content", array(turn.blocks))]));
     }
     body.set("messages", array(written));
-    if let Some(tools) = write_tools(&agent.tools, |def| def.write("input_schema", false).finish())? {
+    if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
         body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
             body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));

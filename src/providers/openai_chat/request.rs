@@ -5,10 +5,10 @@ use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
-use crate::request::{parallel_tool_calls, split_data_url};
+use crate::request::{parallel_tool_calls, split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
-use crate::tools::{write_tools, FunctionDef};
+use crate::tools::write_tools;
 
 /// The bare base64 data and the API format of an audio part.
 fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
@@ -57,7 +57,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", array(wire));
-    if let Some(tools) = write_tools(&agent.tools, write_function_tool)? {
+    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
@@ -154,11 +154,6 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result
 pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
     let (data, format) = audio_data(part, path)?;
     Ok(object([("data", text(data)), ("format", text(&format))]))
-}
-
-/// [`function_tool`] written as JSON text.
-fn write_function_tool(def: &FunctionDef<String>) -> String {
-    object([("type", text("function")), ("function", def.write("parameters", true).finish())])
 }
 
 /// The structured output format (`None` without outputs): Chat's `response_format`

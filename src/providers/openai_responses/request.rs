@@ -13,8 +13,8 @@ use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_parts, write_response_format};
 use crate::request::wire::{array, index, json as json_text, object, text, Fields};
-use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text};
-use crate::tools::{write_tools, FunctionDef};
+use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
+use crate::tools::write_tools;
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
@@ -31,7 +31,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("instructions", &instructions);
     }
     body.set("input", array(input));
-    if let Some(tools) = write_tools(&agent.tools, write_flat_tool)? {
+    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
@@ -95,11 +95,4 @@ fn write_content(message: &Message, path: &str) -> Result<String> {
     }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
     write_parts(parts, path, Some(text_type))
-}
-
-/// [`flat_tool`] written as JSON text.
-fn write_flat_tool(def: &FunctionDef<String>) -> String {
-    let mut tool = def.write("parameters", true);
-    tool.str("type", "function");
-    tool.finish()
 }
