@@ -86,28 +86,25 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
 /// arrived as JSON Schema: MCP, OpenAPI, custom) must still be made strict. Schemas made from
 /// Property lists are strict already when the tool is.
 fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
-    let def = |description: Option<&String>, parameters: Value| FunctionDef {
-        name: tool.name.clone(),
-        description: description.cloned(),
-        parameters,
-        strict: tool.strict,
-    };
-    let schema = |properties| if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
-    let defs = match &tool.kind {
-        ToolKind::Function { parameters } => {
-            return Ok((vec![def(tool.description.as_ref(), schema(parameters))], false))
-        }
+    let (description, properties) = match &tool.kind {
+        ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
-            let description = tool.description.as_ref().or(child_description.as_ref());
-            return Ok((vec![def(description, schema(child_inputs))], false));
+            (tool.description.as_ref().or(child_description.as_ref()), child_inputs)
         }
-        ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
-        ToolKind::OpenApi { specification } => openapi::project(specification, &field(path, "specification"))?,
+        ToolKind::Mcp { allowed_tools, tools, .. } => {
+            return Ok((project_mcp(allowed_tools.as_deref(), tools, path)?, tool.strict))
+        }
+        ToolKind::OpenApi { specification } => {
+            return Ok((openapi::project(specification, &field(path, "specification"))?, tool.strict))
+        }
         ToolKind::Custom { kind, parameters_schema } => {
-            vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
+            return Ok((vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?], tool.strict))
         }
     };
-    Ok((defs, tool.strict))
+    let parameters = if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
+    let def =
+        FunctionDef { name: tool.name.clone(), description: description.cloned(), parameters, strict: tool.strict };
+    Ok((vec![def], false))
 }
 
 /// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,
