@@ -242,7 +242,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         if let Some(items) = member(map, "items") {
             out.set("items", write_schema(items, true, false, &unbound));
         }
-        for key in ["anyOf", "oneOf", "allOf"] {
+        for &key in &["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(options)) = member(map, key) {
                 let mut written = Vec::new();
                 for option in options {
@@ -251,7 +251,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
                 out.set(key, array(written));
             }
         }
-        for key in ["$defs", "definitions"] {
+        for &key in &["$defs", "definitions"] {
             if let Some(Value::Object(defs)) = member(map, key) {
                 let mut written = Fields::new();
                 defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));

@@ -96,13 +96,13 @@ fn is_attribute_value(value: &Value) -> bool {
 }
 
 fn add_response(attributes: &mut Fields, response: &Value) {
-    for key in ["id", "model"] {
+    for &key in &["id", "model"] {
         if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
             attributes.str(&concat(&["gen_ai.response.", key]), text);
         }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
-        for (attribute, keys) in [
+        for (attribute, keys) in &[
             ("gen_ai.usage.input_tokens", ["prompt_tokens", "input_tokens", "inputTokens"]),
             ("gen_ai.usage.output_tokens", ["completion_tokens", "output_tokens", "outputTokens"]),
         ] {
