@@ -28,11 +28,11 @@ fn parse_arguments(arguments: &str) -> Option<Value> {
 
 /// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare
 /// base64 with its `mediaType` (sniffed from the data when not given).
-fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p str)> {
+fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
     Ok(match split_data_url(&part.value) {
-        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type).to_owned(), data),
+        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
         None => {
-            let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
+            let media_type = part.media_type.as_deref().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
                     concat(&["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"]),
@@ -44,7 +44,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p 
 }
 
 /// The media type of base64 data from the magic bytes of the formats Anthropic accepts.
-fn sniff_media_type(base64: &str) -> Option<String> {
+fn sniff_media_type(base64: &str) -> Option<&'static str> {
     const MAGIC: &[(&str, &str)] = &[
         ("iVBORw0KGgo", "image/png"),
         ("/9j/", "image/jpeg"),
@@ -52,7 +52,7 @@ fn sniff_media_type(base64: &str) -> Option<String> {
         ("UklGR", "image/webp"),
         ("JVBERi0", "application/pdf"),
     ];
-    MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| (*media_type).to_owned())
+    MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| *media_type)
 }
 
 /// [`Turn`] with its blocks written as JSON text.
@@ -165,7 +165,7 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
         object([("type", text("url")), ("url", text(&part.value))])
     } else {
         let (media_type, data) = media_and_data(part, path)?;
-        object([("type", text("base64")), ("media_type", text(&media_type)), ("data", text(data))])
+        object([("type", text("base64")), ("media_type", text(media_type)), ("data", text(data))])
     };
     Ok(object([("type", text(block_type)), ("source", source)]))
 }
