@@ -10,10 +10,12 @@ pub(crate) mod wire;
 use serde_json::Value;
 
 pub use gen_ai::gen_ai_attributes;
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(unused_imports))]
+pub(crate) use gen_ai::write_gen_ai_attributes;
 pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
-use crate::model::{Agent, ContentPart, Message, ModelOptions};
+use crate::model::{Agent, Message, ModelOptions};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 use crate::text;
 
@@ -112,21 +114,6 @@ pub(crate) fn system_text(messages: &[Message]) -> Option<String> {
         }
     }
     joined
-}
-
-/// The content parts of the message at `path`, each written by `write` (errors name
-/// `path.content[j]`), as a JSON array.
-pub(crate) fn write_parts(
-    parts: &[ContentPart],
-    path: &str,
-    write: &dyn Fn(&ContentPart, &str) -> Result<String>,
-) -> Result<String> {
-    let path = wire::field(path, "content");
-    let mut written = Vec::new();
-    for (j, part) in parts.iter().enumerate() {
-        written.push(write(part, &wire::index(&path, j))?);
-    }
-    Ok(wire::array(written))
 }
 
 /// A `tool` message without `metadata.tool_call_id`.

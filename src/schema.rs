@@ -27,29 +27,27 @@ pub fn json_type(kind: &str) -> &'static str {
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
 /// when no property is required.
 pub fn to_schema(properties: &[Property]) -> Value {
-    object_schema(properties, false)
+    object_schema(properties, false, value::string("object"))
 }
 
 /// The strict form of [`to_schema`] (DESIGN.md §3), for structured output and strict tools.
 pub fn to_strict_schema(properties: &[Property]) -> Value {
-    object_schema(properties, true)
+    object_schema(properties, true, value::string("object"))
 }
 
-fn object_schema(properties: &[Property], strict: bool) -> Value {
+/// `{type: kind, properties, required?}`; strict, every property is required, those that were
+/// optional made nullable as they are built (what [`make_nullable`] makes of them).
+fn object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
     let mut props = Map::new();
     let mut required = Vec::new();
     for prop in properties {
-        let mut schema = property_schema(prop, strict);
-        if strict && !prop.required {
-            make_nullable(&mut schema);
-        }
-        props.insert(prop.name.clone(), schema);
+        props.insert(prop.name.clone(), property_schema(prop, strict, strict && !prop.required));
         if strict || prop.required {
             required.push(Value::String(prop.name.clone()));
         }
     }
     let mut schema = Map::new();
-    schema.insert("type".into(), value::string("object"));
+    schema.insert("type".into(), kind);
     schema.insert("properties".into(), Value::Object(props));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
@@ -61,27 +59,39 @@ fn object_schema(properties: &[Property], strict: bool) -> Value {
 }
 
 /// One property's schema: its type, description and enum, plus the nested `properties` of an
-/// object and the `items` of an array.
-fn property_schema(prop: &Property, strict: bool) -> Value {
+/// object and the `items` of an array. `nullable`: the type is `[type, "null"]` and an enum
+/// also holds `null`.
+fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
+    let kind = |name: &str| {
+        if nullable {
+            Value::Array(vec![value::string(name), value::string("null")])
+        } else {
+            value::string(name)
+        }
+    };
     let mut schema = match (&prop.properties, &prop.items) {
-        (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict),
+        (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict, kind("object")),
         (_, Some(items)) if prop.kind == "array" => {
-            value::object([("type", value::string("array")), ("items", property_schema(items, strict))])
+            value::object([("type", kind("array")), ("items", property_schema(items, strict, false))])
         }
         // A strict object with no declared shape still may not grow keys the model invents.
         _ if prop.kind == "object" && strict => value::object([
-            ("type", value::string("object")),
+            ("type", kind("object")),
             ("properties", Value::Object(Map::new())),
             ("additionalProperties", Value::Bool(false)),
         ]),
-        _ => value::object([("type", value::string(json_type(&prop.kind)))]),
+        _ => value::object([("type", kind(json_type(&prop.kind)))]),
     };
     if let Value::Object(map) = &mut schema {
         if let Some(description) = &prop.description {
             map.insert("description".into(), Value::String(description.clone()));
         }
         if let Some(values) = prop.enum_values.as_ref().filter(|v| !v.is_empty()) {
-            map.insert("enum".into(), Value::Array(values.clone()));
+            let mut values = values.clone();
+            if nullable && !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+            map.insert("enum".into(), Value::Array(values));
         }
     }
     schema
@@ -232,7 +242,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         if let Some(items) = member(map, "items") {
             out.set("items", write_schema(items, true, false, &unbound));
         }
-        for key in ["anyOf", "oneOf", "allOf"] {
+        for &key in &["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(options)) = member(map, key) {
                 let mut written = Vec::new();
                 for option in options {
@@ -241,7 +251,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
                 out.set(key, array(written));
             }
         }
-        for key in ["$defs", "definitions"] {
+        for &key in &["$defs", "definitions"] {
             if let Some(Value::Object(defs)) = member(map, key) {
                 let mut written = Fields::new();
                 defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
@@ -257,10 +267,10 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
-            Some(Value::String(kind)) => out.set("type", array([text(kind), text("null")])),
+            Some(Value::String(kind)) => out.set("type", array(vec![text(kind), text("null")])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
             Some(Value::Array(kinds)) => out.set("type", with_last(kinds, text("null"))),
-            _ => return object([("anyOf", array([out.finish(), object([("type", text("null"))])]))]),
+            _ => return object([("anyOf", array(vec![out.finish(), object([("type", text("null"))])]))]),
         }
     }
     out.finish()
@@ -280,6 +290,29 @@ fn with_last(values: &[Value], last: String) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A property built nullable is the property built as it is, then made nullable.
+    #[test]
+    fn properties_built_nullable_are_the_properties_made_nullable() {
+        let list = json!([
+            {"name": "s", "kind": "string", "enumValues": ["a", null]},
+            {"name": "e", "kind": "integer", "enumValues": [1, 2], "description": "d"},
+            {"name": "x", "kind": "boolean", "enumValues": []},
+            {"name": "o", "kind": "object", "properties": [{"name": "i", "kind": "float"}]},
+            {"name": "p", "kind": "object"},
+            {"name": "a", "kind": "array", "items": {"kind": "object", "properties": []}, "enumValues": [[1]]},
+            {"name": "b", "kind": "array"},
+            {"name": "n", "kind": "object", "items": {"kind": "string"}},
+        ]);
+        let props = Property::list_from_json(&list, "p").unwrap();
+        for strict in [false, true] {
+            for prop in &props {
+                let mut made = property_schema(prop, strict, false);
+                make_nullable(&mut made);
+                assert_eq!(property_schema(prop, strict, true), made, "{prop:?} strict {strict}");
+            }
+        }
+    }
 
     /// `write_schema` writes what `make_strict` then `make_nullable` make of the same schema.
     #[test]

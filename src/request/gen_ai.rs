@@ -1,11 +1,11 @@
 //! The §7.1.8 tracing attributes: OpenTelemetry `gen_ai.*` names for a request and its response,
 //! returned as a map so callers attach them to their own span.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::json::value::{parse_value, string};
+use crate::json::value::parse_value;
 use crate::model::Agent;
-use crate::request::wire::get;
+use crate::request::wire::{array, get, text, to_value, Fields};
 use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
@@ -36,28 +36,28 @@ fn option_attribute(key: &str) -> String {
     concat(&["gen_ai.request.", name])
 }
 
-/// Sets attribute `key` (one out-of-line insert for every attribute).
-#[inline(never)]
-fn put(attributes: &mut Map<String, Value>, key: &str, value: Value) {
-    attributes.insert(key.to_owned(), value);
-}
-
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
 /// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from the response (a provider body or a `FinalMessage`) the usage,
 /// finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
 pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
-    let mut attributes = Map::new();
+    // Scalars and arrays of scalars only: the text always reads back.
+    to_value(&write_gen_ai_attributes(agent, request, response)).unwrap_or(Value::Null)
+}
+
+/// [`gen_ai_attributes`] as JSON text (what the wasm export returns).
+pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> String {
+    let mut attributes = Fields::new();
     let operation = match agent.model.api_type() {
         _ if agent.model.provider() == "anthropic" => "chat",
         "embedding" => "embeddings",
         "image" => "generate_content",
         _ => "chat",
     };
-    put(&mut attributes, "gen_ai.operation.name", string(operation));
-    put(&mut attributes, "gen_ai.provider.name", string(agent.model.provider()));
-    put(&mut attributes, "gen_ai.request.model", string(&agent.model.id));
+    attributes.str("gen_ai.operation.name", operation);
+    attributes.str("gen_ai.provider.name", agent.model.provider());
+    attributes.str("gen_ai.request.model", &agent.model.id);
     if agent.has_outputs() {
-        put(&mut attributes, "gen_ai.output.type", string("json"));
+        attributes.str("gen_ai.output.type", "json");
     }
     // A `buildRequest` result carries the body as JSON text.
     let parsed;
@@ -70,20 +70,20 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
     };
     if let Value::Object(body) = request {
         for (key, value) in body.iter().filter(|(k, _)| !NOT_OPTIONS.contains(&k.as_str())) {
-            let value = match (key.as_str(), value) {
+            match (key.as_str(), value) {
                 // The conventions define these as arrays.
-                ("stop" | "encoding_format", Value::String(s)) => Value::Array(vec![Value::String(s.clone())]),
-                (_, value) => value.clone(),
-            };
-            if is_attribute_value(&value) {
-                put(&mut attributes, &option_attribute(key), value);
+                ("stop" | "encoding_format", Value::String(s)) => {
+                    attributes.set(&option_attribute(key), array(vec![text(s)]))
+                }
+                (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
+                _ => {}
             }
         }
     }
     if let Some(response) = response {
         add_response(&mut attributes, response);
     }
-    Value::Object(attributes)
+    attributes.finish()
 }
 
 /// OpenTelemetry attribute values: scalars, or arrays of scalars.
@@ -95,39 +95,39 @@ fn is_attribute_value(value: &Value) -> bool {
     }
 }
 
-fn add_response(attributes: &mut Map<String, Value>, response: &Value) {
-    for key in ["id", "model"] {
+fn add_response(attributes: &mut Fields, response: &Value) {
+    for &key in &["id", "model"] {
         if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            put(attributes, &concat(&["gen_ai.response.", key]), string(text));
+            attributes.str(&concat(&["gen_ai.response.", key]), text);
         }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
-        for (attribute, keys) in [
+        for (attribute, keys) in &[
             ("gen_ai.usage.input_tokens", ["prompt_tokens", "input_tokens", "inputTokens"]),
             ("gen_ai.usage.output_tokens", ["completion_tokens", "output_tokens", "outputTokens"]),
         ] {
             if let Some(n) = keys.iter().find_map(|k| get(usage, k).filter(|v| v.is_number())) {
-                put(attributes, attribute, n.clone());
+                attributes.value(attribute, n);
             }
         }
     }
     let reasons = finish_reasons(response);
     if !reasons.is_empty() {
-        put(attributes, "gen_ai.response.finish_reasons", Value::Array(reasons));
+        attributes.set("gen_ai.response.finish_reasons", array(reasons));
     }
 }
 
-/// The first of the finish reason keys `value` has as a string.
-fn reason_of(value: &Value) -> Option<Value> {
+/// The first of the finish reason keys `value` has as a string, as JSON text.
+fn reason_of(value: &Value) -> Option<String> {
     ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
         .iter()
         .find_map(|k| get(value, k).and_then(Value::as_str))
-        .map(string)
+        .map(text)
 }
 
 /// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
-/// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason.
-fn finish_reasons(response: &Value) -> Vec<Value> {
+/// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
+fn finish_reasons(response: &Value) -> Vec<String> {
     if let Some(Value::Array(choices)) = get(response, "choices") {
         let mut reasons = Vec::new();
         for choice in choices {
@@ -141,7 +141,7 @@ fn finish_reasons(response: &Value) -> Vec<Value> {
     if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            return vec![string(status)];
+            return vec![text(status)];
         }
     }
     Vec::new()

@@ -13,14 +13,14 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{field, get, index, Fields};
+use crate::request::wire::{array, field, get, index, object, text, Fields};
+use crate::request::Api;
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
 
 /// One function the model may call, whatever tool it came from.
 ///
-/// `parameters` is a JSON Schema `Value`; the request builders use `FunctionDef<String>`, the
-/// same schema already written as JSON text.
+/// `parameters` is a JSON Schema `Value` (the type parameter lets it be another form of one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionDef<P = Value> {
     pub name: String,
@@ -29,23 +29,6 @@ pub struct FunctionDef<P = Value> {
     pub parameters: P,
     /// `strict: true` goes on the function definition, not inside the schema (§7.1.3).
     pub strict: bool,
-}
-
-impl FunctionDef<String> {
-    /// `{name, description?, <schema_key>: parameters, strict?}` (`strict` only when
-    /// `with_strict` and the function is strict): what every provider's tool envelope holds.
-    pub(crate) fn write(&self, schema_key: &str, with_strict: bool) -> Fields {
-        let mut function = Fields::new();
-        function.str("name", &self.name);
-        if let Some(description) = &self.description {
-            function.str("description", description);
-        }
-        function.set(schema_key, self.parameters.clone());
-        if with_strict && self.strict {
-            function.bool("strict", true);
-        }
-        function
-    }
 }
 
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
@@ -67,49 +50,61 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 }
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
-/// parameters as it is written, so no schema is copied and changed.
-pub(crate) fn write_tools(tools: &[Tool]) -> Result<Vec<FunctionDef<String>>> {
-    let mut defs = Vec::new();
+/// parameters as it is written, so no schema is copied and changed. Each definition is put in
+/// the envelope of `api`; the result is the request's `tools` array, `None` when empty.
+pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
+    let anthropic = api == Api::Anthropic;
+    let mut written = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
-            defs.push(FunctionDef {
-                parameters: write_schema(&def.parameters, make_strict_now, false, &tool.bindings),
-                strict: def.strict || make_strict_now,
-                name: def.name,
-                description: def.description,
+            // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
+            let mut function = Fields::new();
+            function.str("name", &def.name);
+            if let Some(description) = &def.description {
+                function.str("description", description);
+            }
+            let parameters = write_schema(&def.parameters, make_strict_now, false, &tool.bindings);
+            function.set(if anthropic { "input_schema" } else { "parameters" }, parameters);
+            if !anthropic && (def.strict || make_strict_now) {
+                function.bool("strict", true);
+            }
+            written.push(match api {
+                Api::OpenAiChat => object([("type", text("function")), ("function", function.finish())]),
+                Api::OpenAiResponses => {
+                    function.str("type", "function");
+                    function.finish()
+                }
+                _ => function.finish(),
             });
         }
     }
-    Ok(defs)
+    Ok(Some(written).filter(|w| !w.is_empty()).map(array))
 }
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which
 /// arrived as JSON Schema: MCP, OpenAPI, custom) must still be made strict. Schemas made from
 /// Property lists are strict already when the tool is.
 fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
-    let def = |description: Option<&String>, parameters: Value| FunctionDef {
-        name: tool.name.clone(),
-        description: description.cloned(),
-        parameters,
-        strict: tool.strict,
-    };
-    let schema = |properties| if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
-    let defs = match &tool.kind {
-        ToolKind::Function { parameters } => {
-            return Ok((vec![def(tool.description.as_ref(), schema(parameters))], false))
-        }
+    let (description, properties) = match &tool.kind {
+        ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
-            let description = tool.description.as_ref().or(child_description.as_ref());
-            return Ok((vec![def(description, schema(child_inputs))], false));
+            (tool.description.as_ref().or(child_description.as_ref()), child_inputs)
         }
-        ToolKind::Mcp { allowed_tools, tools, .. } => project_mcp(allowed_tools.as_deref(), tools, path)?,
-        ToolKind::OpenApi { specification } => openapi::project(specification, &field(path, "specification"))?,
+        ToolKind::Mcp { allowed_tools, tools, .. } => {
+            return Ok((project_mcp(allowed_tools.as_deref(), tools, path)?, tool.strict))
+        }
+        ToolKind::OpenApi { specification } => {
+            return Ok((openapi::project(specification, &field(path, "specification"))?, tool.strict))
+        }
         ToolKind::Custom { kind, parameters_schema } => {
-            vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?]
+            return Ok((vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?], tool.strict))
         }
     };
-    Ok((defs, tool.strict))
+    let parameters = if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
+    let def =
+        FunctionDef { name: tool.name.clone(), description: description.cloned(), parameters, strict: tool.strict };
+    Ok((vec![def], false))
 }
 
 /// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,

@@ -82,7 +82,9 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         let mut schema =
             get(parameter, "schema").cloned().unwrap_or_else(|| value::object([("type", value::string("string"))]));
         if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
-            map.entry("description").or_insert_with(|| text.clone());
+            if !map.contains_key("description") {
+                map.insert("description".into(), text.clone());
+            }
         }
         properties.insert(name.to_owned(), schema);
         if place == "path" || get(parameter, "required") == Some(&Value::Bool(true)) {
@@ -272,21 +274,44 @@ fn array_index(token: &str) -> Option<usize> {
 }
 
 /// `get_/users/{id}` → `get_users_id`: function names allow letters, digits, `_` and `-` only.
+/// Read byte by byte: every byte of a non-ASCII character becomes `_` and runs of `_` collapse,
+/// so a character and its bytes give the same name, and the name is ASCII.
 fn sanitise_name(raw: &str) -> String {
     let mut name = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        let c = if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' };
+    for &b in raw.as_bytes() {
+        let c = if b.is_ascii_alphanumeric() || b == b'-' { char::from(b) } else { '_' };
         if !(c == '_' && (name.is_empty() || name.ends_with('_'))) {
             name.push(c);
         }
     }
     let trimmed = name.trim_end_matches('_');
-    trimmed.chars().take(MAX_NAME_LEN).collect()
+    trimmed.get(..trimmed.len().min(MAX_NAME_LEN)).unwrap_or(trimmed).to_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sanitised_names_are_those_of_the_char_by_char_rule() {
+        fn reference(raw: &str) -> String {
+            let mut name = String::new();
+            for c in raw.chars() {
+                let c = if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' };
+                if !(c == '_' && (name.is_empty() || name.ends_with('_'))) {
+                    name.push(c);
+                }
+            }
+            name.trim_end_matches('_').chars().take(MAX_NAME_LEN).collect()
+        }
+        let long = "a/".repeat(40);
+        let longer = "x".repeat(70);
+        for raw in
+            ["", "_", "get_/users/{id}", "é", "aé", "éa", "a-é-b", "日本/x", "__a__", "a😀b", "-é-", &long, &longer]
+        {
+            assert_eq!(sanitise_name(raw), reference(raw), "{raw:?}");
+        }
+    }
 
     #[test]
     fn resolve_pointer_is_value_pointer() {

@@ -6,9 +6,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{js_error, to_js, to_json};
+use super::convert::{js_error, to_json};
 use crate::model::{Agent, Message};
-use crate::request::{build_request, gen_ai_attributes, write_chat_args, RequestOptions};
+use crate::request::{build_request, write_chat_args, write_gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -62,7 +62,7 @@ pub fn gen_ai_attributes_js(
     let agent = Agent::from_json(&to_json(agent, "agent")?).map_err(|e| js_error(&e))?;
     let request = to_json(request, "request")?;
     let response = to_json(response, "response")?;
-    to_js(&gen_ai_attributes(&agent, &request, Some(&response).filter(|r| !r.is_null())))
+    super::js::parse(&write_gen_ai_attributes(&agent, &request, Some(&response).filter(|r| !r.is_null())))
 }
 
 /// Registers the signature of a custom tool kind (§7.1.3 tool registry).

@@ -14,7 +14,7 @@ use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
-use crate::request::{is_system, missing_call_id, split_data_url, system_text};
+use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
 
@@ -28,11 +28,11 @@ fn parse_arguments(arguments: &str) -> Option<Value> {
 
 /// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare
 /// base64 with its `mediaType` (sniffed from the data when not given).
-fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p str)> {
+fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
     Ok(match split_data_url(&part.value) {
-        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type).to_owned(), data),
+        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
         None => {
-            let media_type = part.media_type.clone().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
+            let media_type = part.media_type.as_deref().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
                     concat(&["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"]),
@@ -44,7 +44,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(String, &'p 
 }
 
 /// The media type of base64 data from the magic bytes of the formats Anthropic accepts.
-fn sniff_media_type(base64: &str) -> Option<String> {
+fn sniff_media_type(base64: &str) -> Option<&'static str> {
     const MAGIC: &[(&str, &str)] = &[
         ("iVBORw0KGgo", "image/png"),
         ("/9j/", "image/jpeg"),
@@ -52,7 +52,7 @@ fn sniff_media_type(base64: &str) -> Option<String> {
         ("UklGR", "image/webp"),
         ("JVBERi0", "application/pdf"),
     ];
-    MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| (*media_type).to_owned())
+    MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| *media_type)
 }
 
 /// [`Turn`] with its blocks written as JSON text.
@@ -75,11 +75,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
-    let turns = turns.into_iter().map(|t| object([("role", text(&t.role)), ("content", array(t.blocks))]));
-    body.set("messages", array(turns));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(|def| def.write("input_schema", false).finish())));
+    let mut written = Vec::new();
+    for turn in turns {
+        written.push(object([("role", text(&turn.role)), ("content", array(turn.blocks))]));
+    }
+    body.set("messages", array(written));
+    if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
+        body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
             body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
         }
@@ -95,7 +97,9 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
             text(&message.content.text())
         } else {
-            array(write_blocks(message, path)?)
+            let mut blocks = Vec::new();
+            write_blocks(message, path, &mut blocks)?;
+            array(blocks)
         };
         let result = object([("type", text("tool_result")), ("tool_use_id", text(id)), ("content", content)]);
         match turns.last_mut() {
@@ -104,14 +108,20 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         }
         return Ok(());
     }
-    let mut blocks = Vec::new();
+    // A user turn after tool results joins the results' turn; anything else starts a turn.
+    if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
+        turns.push(WrittenTurn { role: message.role.clone(), blocks: Vec::new(), has_results: false });
+    }
+    let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
-            blocks.extend(thinking.iter().map(json_text));
+            for block in thinking {
+                blocks.push(json_text(block));
+            }
         }
     }
-    blocks.extend(write_blocks(message, path)?);
-    for (k, call) in message.tool_call_list(path)?.into_iter().enumerate() {
+    write_blocks(message, path, blocks)?;
+    for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
@@ -125,24 +135,19 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
             ("input", json_text(&input)),
         ]));
     }
-    match turns.last_mut() {
-        Some(turn) if turn.has_results && message.role == "user" => turn.blocks.extend(blocks),
-        _ => turns.push(WrittenTurn { role: message.role.clone(), blocks, has_results: false }),
-    }
     Ok(())
 }
 
-/// [`content_blocks`] written as JSON text.
-fn write_blocks(message: &Message, path: &str) -> Result<Vec<String>> {
+/// [`content_blocks`] written as JSON text, onto `blocks`.
+fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Result<()> {
     let parts = message.content.parts();
     let path = field(path, "content");
-    let mut blocks = Vec::new();
     for (j, part) in parts.iter().enumerate() {
         if !(part.is_text() && part.value.is_empty()) {
             blocks.push(write_block(part, &index(&path, j))?);
         }
     }
-    Ok(blocks)
+    Ok(())
 }
 
 /// [`part_to_block`] written as JSON text.
@@ -160,7 +165,7 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
         object([("type", text("url")), ("url", text(&part.value))])
     } else {
         let (media_type, data) = media_and_data(part, path)?;
-        object([("type", text("base64")), ("media_type", text(&media_type)), ("data", text(data))])
+        object([("type", text("base64")), ("media_type", text(media_type)), ("data", text(data))])
     };
     Ok(object([("type", text(block_type)), ("source", source)]))
 }

@@ -5,10 +5,10 @@ use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
 use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
-use crate::request::{parallel_tool_calls, split_data_url, write_parts};
+use crate::request::{parallel_tool_calls, split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
-use crate::tools::{write_tools, FunctionDef};
+use crate::tools::write_tools;
 
 /// The bare base64 data and the API format of an audio part.
 fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
@@ -57,12 +57,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", array(wire));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(write_function_tool)));
+    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
+        body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
-    if let Some(format) = write_response_format(&agent.outputs) {
+    if let Some(format) = write_response_format(&agent.outputs, false) {
         body.set("response_format", format);
     }
     write_openai_chat(&agent.model.options, &mut body);
@@ -82,40 +81,73 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     if calls.is_empty() {
         wire.remove(TOOL_CALLS);
     } else {
-        wire.set(TOOL_CALLS, array(calls.iter().map(write_openai_tool_call)));
+        let mut written = Vec::new();
+        for call in &calls {
+            written.push(write_openai_tool_call(call));
+        }
+        wire.set(TOOL_CALLS, array(written));
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
         MessageContent::Text(value) => text(value),
         MessageContent::Parts(parts) => match parts.as_slice() {
             [only] if only.is_text() => text(&only.value),
-            parts => write_parts(parts, path, &write_part)?,
+            parts => write_parts(parts, path, None)?,
         },
     };
     wire.set("content", content);
     Ok(wire.finish())
 }
 
-/// [`part_to_wire`] written as JSON text.
-fn write_part(part: &ContentPart, path: &str) -> Result<String> {
-    let (kind, inner) = match part.kind.as_str() {
-        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
-        "image" => {
-            let mut image = Fields::new();
-            image.str("url", &part.value);
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                image.str("detail", detail);
-            }
-            ("image_url", image.finish())
+/// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),
+/// for Chat (`text_type` `None`) and Responses (`input_text` or `output_text`).
+pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&str>) -> Result<String> {
+    let path = field(path, "content");
+    let mut written = Vec::new();
+    for (j, part) in parts.iter().enumerate() {
+        written.push(write_part(part, &index(&path, j), text_type)?);
+    }
+    Ok(array(written))
+}
+
+/// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type
+/// (`{type: "image_url", image_url: {url, detail?}}`); Responses lays every part flat
+/// (`{type: "input_image", image_url, detail?}`).
+fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result<String> {
+    let chat = text_type.is_none();
+    let mut item = Fields::new();
+    let (kind, nested) = match part.kind.as_str() {
+        "text" => {
+            item.str("text", &part.value);
+            (text_type.unwrap_or("text"), false)
         }
-        "audio" => ("input_audio", write_audio(part, path)?),
+        "image" => {
+            item.str(if chat { "url" } else { "image_url" }, &part.value);
+            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
+                item.str("detail", detail);
+            }
+            (if chat { "image_url" } else { "input_image" }, chat)
+        }
+        "audio" => {
+            item.set("input_audio", write_audio(part, path)?);
+            ("input_audio", false)
+        }
         "file" => {
-            let key = if part.value.starts_with("data:") { "file_data" } else { "url" };
-            ("file", object([(key, text(&part.value))]))
+            let key = match (part.value.starts_with("data:"), chat) {
+                (true, _) => "file_data",
+                (false, true) => "url",
+                (false, false) => "file_url",
+            };
+            item.str(key, &part.value);
+            (if chat { "file" } else { "input_file" }, chat)
         }
         other => return Err(unknown_part(other, path)),
     };
-    Ok(object([("type", text(kind)), (kind, inner)]))
+    if nested {
+        return Ok(object([("type", text(kind)), (kind, item.finish())]));
+    }
+    item.str("type", kind);
+    Ok(item.finish())
 }
 
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
@@ -124,19 +156,22 @@ pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
     Ok(object([("data", text(data)), ("format", text(&format))]))
 }
 
-/// [`function_tool`] written as JSON text.
-fn write_function_tool(def: &FunctionDef<String>) -> String {
-    object([("type", text("function")), ("function", def.write("parameters", true).finish())])
-}
-
-/// [`response_format`] written as JSON text.
-fn write_response_format(outputs: &[Property]) -> Option<String> {
+/// The structured output format (`None` without outputs): Chat's `response_format`
+/// (`{type: "json_schema", json_schema: {name, strict, schema}}`), or, `flat`, the Responses
+/// `text.format` (`{type: "json_schema", name, strict, schema}`).
+pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<String> {
     if outputs.is_empty() {
         return None;
     }
-    let schema = json_text(&to_strict_schema(outputs));
-    let json_schema = object([("name", text("structured_output")), ("strict", "true".into()), ("schema", schema)]);
-    Some(object([("type", text("json_schema")), ("json_schema", json_schema)]))
+    let mut format = Fields::new();
+    format.str("name", "structured_output");
+    format.bool("strict", true);
+    format.set("schema", json_text(&to_strict_schema(outputs)));
+    if flat {
+        format.str("type", "json_schema");
+        return Some(format.finish());
+    }
+    Some(object([("type", text("json_schema")), ("json_schema", format.finish())]))
 }
 
 #[cfg(test)]

@@ -9,13 +9,12 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
-use crate::model::{Agent, ContentPart, Message, MessageContent};
+use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::{unknown_part, write_audio};
+use crate::providers::openai_chat::request::{write_parts, write_response_format};
 use crate::request::wire::{array, index, json as json_text, object, text, Fields};
-use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, write_parts};
-use crate::schema::to_strict_schema;
-use crate::tools::{write_tools, FunctionDef};
+use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
+use crate::tools::write_tools;
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
@@ -32,18 +31,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("instructions", &instructions);
     }
     body.set("input", array(input));
-    let tools = write_tools(&agent.tools)?;
-    if !tools.is_empty() {
-        body.set("tools", array(tools.iter().map(write_flat_tool)));
+    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
+        body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
-    if !agent.outputs.is_empty() {
-        let format = object([
-            ("type", text("json_schema")),
-            ("name", text("structured_output")),
-            ("strict", "true".into()),
-            ("schema", json_text(&to_strict_schema(&agent.outputs))),
-        ]);
+    if let Some(format) = write_response_format(&agent.outputs, true) {
         body.set("text", object([("format", format)]));
     }
     write_openai_responses(&agent.model.options, &mut body);
@@ -78,14 +70,14 @@ fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_ca
     if calls.is_empty() || !message.content.is_empty() {
         input.push(object([("role", text(&message.role)), ("content", write_content(message, path)?)]));
     }
-    for call in calls {
+    for call in &calls {
         input.push(object([
             ("type", text("function_call")),
             ("call_id", text(&call.id)),
             ("name", text(&call.name)),
             ("arguments", text(&call.arguments)),
         ]));
-        sent_calls.push(call.id);
+        sent_calls.push(call.id.clone());
     }
     Ok(())
 }
@@ -102,41 +94,5 @@ fn write_content(message: &Message, path: &str) -> Result<String> {
         }
     }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    write_parts(parts, path, &|part, path| write_part(part, text_type, path))
-}
-
-/// [`part_to_wire`] written as JSON text.
-fn write_part(part: &ContentPart, text_type: &str, path: &str) -> Result<String> {
-    let mut item = Fields::new();
-    let kind = match part.kind.as_str() {
-        "text" => {
-            item.str("text", &part.value);
-            text_type
-        }
-        "image" => {
-            item.str("image_url", &part.value);
-            if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
-                item.str("detail", detail);
-            }
-            "input_image"
-        }
-        "audio" => {
-            item.set("input_audio", write_audio(part, path)?);
-            "input_audio"
-        }
-        "file" => {
-            item.str(if part.value.starts_with("data:") { "file_data" } else { "file_url" }, &part.value);
-            "input_file"
-        }
-        other => return Err(unknown_part(other, path)),
-    };
-    item.str("type", kind);
-    Ok(item.finish())
-}
-
-/// [`flat_tool`] written as JSON text.
-fn write_flat_tool(def: &FunctionDef<String>) -> String {
-    let mut tool = def.write("parameters", true);
-    tool.str("type", "function");
-    tool.finish()
+    write_parts(parts, path, Some(text_type))
 }
