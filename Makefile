@@ -13,9 +13,8 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
 PKG := pkg
 
 # The release module is built for size (bench/FINDINGS.md §000, §0000, §000000): `opt-level = "z"`
-# (Cargo.toml) with LLVM's inliner at threshold 0 (only what costs nothing or has one caller; "z"
-# itself allows 5, 0.6 KB more), except in the functions on the stream path, which `--cfg
-# llw_speed` marks `#[optimize(speed)]` (src/lib.rs); the standard library rebuilt from
+# (Cargo.toml) with LLVM's own inliner for it, except in the functions on the stream path, which
+# `--cfg llw_speed` marks `#[optimize(speed)]` (src/lib.rs); the standard library rebuilt from
 # source with its size-minded variants chosen (`optimize_for_size`) but its code still at
 # `opt-level = 3` (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB), and with
 # `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at once,
@@ -24,8 +23,7 @@ PKG := pkg
 # without the reference-types and multivalue features: wasm-bindgen then passes JS values through
 # its glue's table instead of a wasm externref table, 0.7 KB smaller and the same speed (§000000).
 RELEASE_TOOLCHAIN := nightly
-RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue \
-	-Cllvm-args=-inline-threshold=0
+RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
