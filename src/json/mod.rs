@@ -91,8 +91,10 @@ pub(crate) fn resume_document<'a, T>(
 }
 
 /// The position of `key` among the space-separated `keys`, or `usize::MAX` when it is not one of
-/// them: readers that are not on a hot loop match their keys against a table (one loop here)
-/// instead of each comparing byte by byte in its own code. One text, not a list of slices: no pointer table.
+/// them. The response readers and the Anthropic and Responses stream events match their keys
+/// against such a table (one loop here) instead of each comparing byte by byte in its own code;
+/// the OpenAI Chat chunk readers, the hottest, keep their own matches. One text, not a list of
+/// slices: no pointer table in the data.
 #[inline(never)]
 pub(crate) fn key_index(key: &[u8], keys: &str) -> usize {
     let (mut index, mut rest) = (0, keys.as_bytes());
