@@ -82,11 +82,26 @@ impl SseDecoder {
                 chunk = &chunk[1..];
             }
         }
+        // The value of a `data:` line starting an event, not copied yet: when the next line is
+        // the blank one (nearly always: one data line per event, both in the chunk), the event is
+        // dispatched from the chunk itself.
+        let mut held: Option<&[u8]> = None;
         while let Some(pos) = find_line_end(chunk) {
             let (line, rest) = chunk.split_at(pos);
             if self.partial.is_empty() {
+                if let Some(data) = held.take() {
+                    if line.is_empty() {
+                        self.state.dispatch_data(data, on_event)?;
+                        chunk = after_line_end(rest, &mut self.after_cr);
+                        continue;
+                    }
+                    self.state.keep(data);
+                }
                 self.check_line(line.len())?;
-                self.state.line(line, self.max_event_bytes, on_event)?;
+                match self.state.first_data(line, self.max_event_bytes) {
+                    Some(data) => held = Some(data),
+                    None => self.state.line(line, self.max_event_bytes, on_event)?,
+                }
             } else {
                 self.check_line(self.partial.len() + line.len())?;
                 let mut joined = std::mem::take(&mut self.partial);
@@ -96,18 +111,10 @@ impl SseDecoder {
                 self.partial = joined;
                 outcome?;
             }
-            chunk = if rest[0] == b'\r' {
-                match rest.get(1) {
-                    Some(b'\n') => &rest[2..],
-                    Some(_) => &rest[1..],
-                    None => {
-                        self.after_cr = true;
-                        &rest[1..]
-                    }
-                }
-            } else {
-                &rest[1..]
-            };
+            chunk = after_line_end(rest, &mut self.after_cr);
+        }
+        if let Some(data) = held {
+            self.state.keep(data);
         }
         if !chunk.is_empty() {
             self.check_line(self.partial.len() + chunk.len())?;
@@ -226,6 +233,37 @@ impl EventState {
         Ok(())
     }
 
+    /// The value of `line` when it is a `data:` line that starts an event's data and fits
+    /// `max_event_bytes`: the caller may then hold it instead of copying it (see [`Self::keep`]).
+    #[inline(always)]
+    fn first_data<'c>(&self, line: &'c [u8], max_event_bytes: usize) -> Option<&'c [u8]> {
+        // Slice patterns, not `strip_prefix`: no call left in the loop at any inline threshold.
+        let value = match line {
+            [b'd', b'a', b't', b'a', b':', b' ', value @ ..] | [b'd', b'a', b't', b'a', b':', value @ ..] => value,
+            _ => return None,
+        };
+        (!self.has_data && value.len() < max_event_bytes).then_some(value)
+    }
+
+    /// A held `data:` value taken in, as [`Self::line`] would have when it was read.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn keep(&mut self, data: &[u8]) {
+        self.data.extend_from_slice(data);
+        self.has_data = true;
+    }
+
+    /// A blank line after a held `data:` value: the event dispatched with it as its data.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn dispatch_data<F>(&mut self, data: &[u8], on_event: &mut F) -> Result<()>
+    where
+        F: FnMut(SseEvent<'_>) -> Result<()>,
+    {
+        let event = if self.event.is_empty() { "message" } else { self.event.as_str() };
+        let outcome = on_event(SseEvent { event, data, id: &self.id });
+        self.event.clear();
+        outcome
+    }
+
     /// A blank line: dispatch the pending event, if it has data, and reset for the next one.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn dispatch<F>(&mut self, on_event: &mut F) -> Result<()>
@@ -246,6 +284,24 @@ impl EventState {
 }
 
 /// The position of the next CR or LF.
+/// The rest of a chunk after the line end at the start of `rest` (`\n`, `\r\n` or `\r`); a
+/// `\r` ending the chunk sets `after_cr`, so that a `\n` starting the next one is skipped.
+#[inline]
+fn after_line_end<'c>(rest: &'c [u8], after_cr: &mut bool) -> &'c [u8] {
+    if rest[0] == b'\r' {
+        match rest.get(1) {
+            Some(b'\n') => &rest[2..],
+            Some(_) => &rest[1..],
+            None => {
+                *after_cr = true;
+                &rest[1..]
+            }
+        }
+    } else {
+        &rest[1..]
+    }
+}
+
 #[inline]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
     // SWAR: eight bytes at a time; the lowest flagged byte is exact (borrows only run upwards).
