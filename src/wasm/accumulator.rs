@@ -5,7 +5,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, to_js, to_json};
+use super::convert::{to_js, to_json};
 use super::js::{self, Uint8Array};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
@@ -117,7 +117,7 @@ impl JsAccumulator {
         } else {
             to_json(options, "options")?
         };
-        let (options, agent) = read_options(&options).map_err(|e| js_error(&e))?;
+        let (options, agent) = read_options(&options)?;
         Ok(JsAccumulator {
             inner: Some(Accumulator::new(options)),
             finished: None,
@@ -136,7 +136,7 @@ impl JsAccumulator {
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
     ) -> Result<JsValue, JsValue> {
         let Some(inner) = self.inner.as_mut() else {
-            return Err(js_error(&finished_error()));
+            return Err(finished_error().into());
         };
         // The common case first, and no more calls into JS than needed: each costs.
         let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
@@ -146,12 +146,8 @@ impl JsAccumulator {
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             inner.push(copy_into(&mut self.scratch, &Uint8Array::new(buffer)))
         } else {
-            return Err(js_error(&Error::invalid_input(
-                "chunk",
-                "push takes a Uint8Array, an ArrayBuffer or a string",
-            )));
-        }
-        .map_err(|e| js_error(&e))?;
+            return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
+        }?;
         if events.is_empty() {
             return Ok(js::Array::new().into());
         }
@@ -195,7 +191,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "Result")]
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
         let has_outputs = self.agent.as_ref().is_some_and(Agent::has_outputs);
-        let result = self.final_message().result(has_outputs).map_err(|e| js_error(&e))?;
+        let result = self.final_message().result(has_outputs)?;
         to_js(&result)
     }
 
