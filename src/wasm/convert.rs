@@ -8,6 +8,8 @@ use super::js;
 use crate::error::Error;
 use crate::json::value::{parse_value, parse_value_bytes};
 use crate::json::write::WriteJson;
+#[cfg(feature = "wasm-full")]
+use crate::model::Agent;
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
@@ -34,6 +36,13 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
             None => Err(bad(err.message())),
         },
     }
+}
+
+/// The `agent` argument of an export, read by the core's path-precise reader.
+#[cfg(feature = "wasm-full")]
+#[inline(never)]
+pub(crate) fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
+    Ok(Agent::from_json(&to_json(agent, "agent")?)?)
 }
 
 /// Any of the crate's result values as plain JS data: written to JSON text in Rust (by hand,

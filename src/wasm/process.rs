@@ -8,11 +8,11 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{to_js, to_json};
+use super::convert::{read_agent, to_js, to_json};
 use super::js;
 use crate::error::{Error, ErrorCode};
 use crate::json::write::WriteJson;
-use crate::model::{Agent, Property, ToolCall};
+use crate::model::{Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
 use crate::process::{process_with, to_message, ProcessOptions, Span};
 use crate::request::wire;
@@ -36,10 +36,6 @@ fn response_text(response: &JsValue) -> Result<String, JsValue> {
         return Err(Error::invalid_input("response", "a response body is required").into());
     }
     js::stringify_text(response).ok_or_else(|| Error::invalid_input("response", "the response is not JSON data").into())
-}
-
-fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
-    Ok(Agent::from_json(&to_json(agent, "agent")?)?)
 }
 
 /// §8: the result of a non-streamed response body (`options.onSpan` receives the trace span).

@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::to_json;
+use super::convert::{read_agent, to_json};
 use crate::model::{Agent, Message};
 use crate::request::{build_request, write_chat_args, write_gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
@@ -24,7 +24,7 @@ export interface GenAiAttributes { [name: string]: string | number | boolean | s
 "#;
 
 fn read_inputs(agent: JsValue, messages: JsValue) -> Result<(Agent, Vec<Message>), JsValue> {
-    let agent = Agent::from_json(&to_json(agent, "agent")?)?;
+    let agent = read_agent(agent)?;
     let messages = Message::list_from_json(&to_json(messages, "messages")?)?;
     Ok((agent, messages))
 }
@@ -59,7 +59,7 @@ pub fn gen_ai_attributes_js(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | HttpRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] response: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let agent = Agent::from_json(&to_json(agent, "agent")?)?;
+    let agent = read_agent(agent)?;
     let request = to_json(request, "request")?;
     let response = to_json(response, "response")?;
     super::js::parse(&write_gen_ai_attributes(&agent, &request, Some(&response).filter(|r| !r.is_null())))
