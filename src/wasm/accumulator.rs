@@ -117,7 +117,7 @@ impl JsAccumulator {
         };
         let (options, agent) = read_options(&options)?;
         Ok(JsAccumulator {
-            inner: Some(Accumulator::new(options)),
+            inner: Some(open(options)),
             finished: None,
             agent,
             on_span,
@@ -209,8 +209,14 @@ impl JsAccumulator {
             self.scratch = Vec::new();
             self.out = String::new();
         }
-        self.finished.get_or_insert_with(|| Accumulator::new(AccumulatorOptions::default()).finish())
+        self.finished.get_or_insert_with(|| open(AccumulatorOptions::default()).finish())
     }
+}
+
+/// A new core accumulator: one body for the constructor and `final_message`'s fallback.
+#[inline(never)]
+fn open(options: AccumulatorOptions) -> Accumulator {
+    Accumulator::new(options)
 }
 
 fn finished_error() -> Error {
