@@ -3,9 +3,8 @@
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::convert::{js_error, to_js, to_json};
+use super::convert::{to_js, to_json};
 use super::js::{self, Uint8Array};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
@@ -101,14 +100,13 @@ impl JsAccumulator {
         #[wasm_bindgen(unchecked_param_type = "AccumulatorOptions | undefined")] options: JsValue,
     ) -> Result<JsAccumulator, JsValue> {
         // Each known option is read by itself: cheaper than turning the whole object into JSON
-        // (and `onSpan`, a function, is not JSON data).
+        // (and `onSpan`, a function, is not JSON data). A getter that throws throws out of here.
         let mut on_span = None;
         let options = if options.is_object() && !js::Array::is_array(&options) {
-            let options: &OptionsObject = options.unchecked_ref();
-            on_span = options.on_span()?.dyn_into::<js::Function>().ok();
+            on_span = js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok();
             let mut map = serde_json::Map::new();
-            for (key, get) in OPTION_GETTERS {
-                let value = get(options)?;
+            for key in OPTION_KEYS {
+                let value = js::get(&options, &key.into())?;
                 if !value.is_undefined() {
                     map.insert(key.to_owned(), option_json(value, key)?);
                 }
@@ -117,9 +115,9 @@ impl JsAccumulator {
         } else {
             to_json(options, "options")?
         };
-        let (options, agent) = read_options(&options).map_err(|e| js_error(&e))?;
+        let (options, agent) = read_options(&options)?;
         Ok(JsAccumulator {
-            inner: Some(Accumulator::new(options)),
+            inner: Some(open(options)),
             finished: None,
             agent,
             on_span,
@@ -136,7 +134,7 @@ impl JsAccumulator {
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
     ) -> Result<JsValue, JsValue> {
         let Some(inner) = self.inner.as_mut() else {
-            return Err(js_error(&finished_error()));
+            return Err(finished_error().into());
         };
         // The common case first, and no more calls into JS than needed: each costs.
         let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
@@ -146,12 +144,8 @@ impl JsAccumulator {
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             inner.push(copy_into(&mut self.scratch, &Uint8Array::new(buffer)))
         } else {
-            return Err(js_error(&Error::invalid_input(
-                "chunk",
-                "push takes a Uint8Array, an ArrayBuffer or a string",
-            )));
-        }
-        .map_err(|e| js_error(&e))?;
+            return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
+        }?;
         if events.is_empty() {
             return Ok(js::Array::new().into());
         }
@@ -195,7 +189,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "Result")]
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
         let has_outputs = self.agent.as_ref().is_some_and(Agent::has_outputs);
-        let result = self.final_message().result(has_outputs).map_err(|e| js_error(&e))?;
+        let result = self.final_message().result(has_outputs)?;
         to_js(&result)
     }
 
@@ -215,48 +209,23 @@ impl JsAccumulator {
             self.scratch = Vec::new();
             self.out = String::new();
         }
-        self.finished.get_or_insert_with(|| Accumulator::new(AccumulatorOptions::default()).finish())
+        self.finished.get_or_insert_with(|| open(AccumulatorOptions::default()).finish())
     }
+}
+
+/// A new core accumulator: one body for the constructor and `final_message`'s fallback.
+#[inline(never)]
+fn open(options: AccumulatorOptions) -> Accumulator {
+    Accumulator::new(options)
 }
 
 fn finished_error() -> Error {
     Error::new(crate::ErrorCode::Finished, "the accumulator has ended: push after finish")
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// The options object, read through plain property gets (`options.format`), which pass no
-    /// key string from wasm to JS. A getter that throws throws out of the constructor.
-    type OptionsObject;
-    #[wasm_bindgen(method, getter, structural, catch)]
-    fn format(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch)]
-    fn provider(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch)]
-    fn agent(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch, js_name = onSpan)]
-    fn on_span(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch, js_name = maxEventBytes)]
-    fn max_event_bytes(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch, js_name = maxBufferedBytes)]
-    fn max_buffered_bytes(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch, js_name = maxToolArgumentBytes)]
-    fn max_tool_argument_bytes(this: &OptionsObject) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, getter, structural, catch, js_name = maxMessageBytes)]
-    fn max_message_bytes(this: &OptionsObject) -> Result<JsValue, JsValue>;
-}
-
-/// The options of `AccumulatorOptions` that are data (`onSpan` is read apart), with their getters.
-type Getter = fn(&OptionsObject) -> Result<JsValue, JsValue>;
-const OPTION_GETTERS: [(&str, Getter); 7] = [
-    ("format", OptionsObject::format),
-    ("provider", OptionsObject::provider),
-    ("agent", OptionsObject::agent),
-    ("maxEventBytes", OptionsObject::max_event_bytes),
-    ("maxBufferedBytes", OptionsObject::max_buffered_bytes),
-    ("maxToolArgumentBytes", OptionsObject::max_tool_argument_bytes),
-    ("maxMessageBytes", OptionsObject::max_message_bytes),
-];
+/// The options of `AccumulatorOptions` that are data (`onSpan` is read apart).
+const OPTION_KEYS: [&str; 7] =
+    ["format", "provider", "agent", "maxEventBytes", "maxBufferedBytes", "maxToolArgumentBytes", "maxMessageBytes"];
 
 /// One option as JSON, as `JSON.stringify` would give it: strings, booleans and numbers read
 /// directly (whole numbers as integers), anything else through `to_json`.

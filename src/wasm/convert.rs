@@ -8,6 +8,8 @@ use super::js;
 use crate::error::Error;
 use crate::json::value::{parse_value, parse_value_bytes};
 use crate::json::write::WriteJson;
+#[cfg(feature = "wasm-full")]
+use crate::model::Agent;
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
@@ -20,7 +22,7 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Value::Null);
     }
-    let bad = |why: String| js_error(&Error::invalid_input(path, crate::text::concat(&["not JSON data: ", &why])));
+    let bad = |why: String| JsValue::from(Error::invalid_input(path, crate::text::concat(&["not JSON data: ", &why])));
     let text = js::stringify(&value).map_err(|e| {
         let message = js::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
@@ -36,6 +38,13 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     }
 }
 
+/// The `agent` argument of an export, read by the core's path-precise reader.
+#[cfg(feature = "wasm-full")]
+#[inline(never)]
+pub(crate) fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
+    Ok(Agent::from_json(&to_json(agent, "agent")?)?)
+}
+
 /// Any of the crate's result values as plain JS data: written to JSON text in Rust (by hand,
 /// as serde_json would write it, without serde's serializer), parsed once by the engine's
 /// `JSON.parse` (one crossing, no per-property calls).
@@ -43,15 +52,31 @@ pub(crate) fn to_js<T: WriteJson + ?Sized>(value: &T) -> Result<JsValue, JsValue
     js::parse(&value.to_json_text())
 }
 
-/// The crate error as a JS `Error` with `code` (and `path` for input errors).
-pub(crate) fn js_error(error: &Error) -> JsValue {
-    let js = js::Error::new(&error.message);
-    let object: &JsValue = js.as_ref();
-    let _ = js::set(object, &"code".into(), &error.code.as_str().into());
-    if let Some(path) = &error.path {
-        let _ = js::set(object, &"path".into(), &path.as_str().into());
+/// The crate error as a JS `Error` with `code` (and `path` for input errors); a
+/// `provider_error` also carries the provider's own `providerType`, `providerCode` and
+/// `retryable`. What `?` makes of a crate error in every export: one body for all of them.
+impl From<Error> for JsValue {
+    #[inline(never)]
+    fn from(error: Error) -> JsValue {
+        let js: JsValue = js::Error::new(&error.message).into();
+        let set = |key: &str, value: JsValue| {
+            let _ = js::set(&js, &key.into(), &value);
+        };
+        set("code", error.code.as_str().into());
+        if let Some(path) = &error.path {
+            set("path", path.as_str().into());
+        }
+        if let Some(detail) = &error.provider {
+            if let Some(kind) = &detail.kind {
+                set("providerType", kind.as_str().into());
+            }
+            if let Some(code) = &detail.code {
+                set("providerCode", code.as_str().into());
+            }
+            set("retryable", detail.retryable.into());
+        }
+        js
     }
-    js.into()
 }
 
 /// Installs the panic hook once per instance, so a bug shows its message in the console. Test

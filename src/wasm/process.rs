@@ -8,11 +8,11 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{js_error, to_js, to_json};
+use super::convert::{read_agent, to_js, to_json};
 use super::js;
 use crate::error::{Error, ErrorCode};
 use crate::json::write::WriteJson;
-use crate::model::{Agent, Property, ToolCall};
+use crate::model::{Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
 use crate::process::{process_with, to_message, ProcessOptions, Span};
 use crate::request::wire;
@@ -27,39 +27,15 @@ export interface Action { toolCallId: string; toolName: string; arguments: { [ke
 export interface StructuredOptions { lenient?: boolean }
 "#;
 
-/// The crate error as a JS `Error`; a `provider_error` also carries the provider's own
-/// `providerType`, `providerCode` and `retryable`.
-fn error(e: &Error) -> JsValue {
-    let js = js_error(e);
-    if let Some(detail) = &e.provider {
-        let set = |k: &str, v: JsValue| {
-            let _ = js::set(&js, &k.into(), &v);
-        };
-        if let Some(kind) = &detail.kind {
-            set("providerType", kind.as_str().into());
-        }
-        if let Some(code) = &detail.code {
-            set("providerCode", code.as_str().into());
-        }
-        set("retryable", detail.retryable.into());
-    }
-    js
-}
-
 /// A response as JSON text: a string as it is, anything else through `JSON.stringify`.
 fn response_text(response: &JsValue) -> Result<String, JsValue> {
     if let Some(text) = response.as_string() {
         return Ok(text);
     }
     if response.is_undefined() || response.is_null() {
-        return Err(error(&Error::invalid_input("response", "a response body is required")));
+        return Err(Error::invalid_input("response", "a response body is required").into());
     }
-    js::stringify_text(response)
-        .ok_or_else(|| error(&Error::invalid_input("response", "the response is not JSON data")))
-}
-
-fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
-    Agent::from_json(&to_json(agent, "agent")?).map_err(|e| error(&e))
+    js::stringify_text(response).ok_or_else(|| Error::invalid_input("response", "the response is not JSON data").into())
 }
 
 /// §8: the result of a non-streamed response body (`options.onSpan` receives the trace span).
@@ -82,7 +58,7 @@ pub fn process_js(
         // reaches the caller.
         f.call1(&JsValue::NULL, &to_js(&span)?)?;
     }
-    to_js(&result.map_err(|e| error(&e))?)
+    to_js(&result?)
 }
 
 /// The normalised `FinalMessage` of a non-streamed chat, Responses or Anthropic body.
@@ -93,7 +69,7 @@ pub fn to_message_js(
 ) -> Result<JsValue, JsValue> {
     let agent = if agent.is_undefined() || agent.is_null() { None } else { Some(read_agent(agent)?) };
     let text = response_text(&response)?;
-    to_js(&to_message(text.as_str(), agent.as_ref()).map_err(|e| error(&e))?)
+    to_js(&to_message(text.as_str(), agent.as_ref())?)
 }
 
 /// Each call's JSON arguments parsed to an object (`""` is `{}`).
@@ -101,8 +77,8 @@ pub fn to_message_js(
 pub fn parse_tool_arguments_js(
     #[wasm_bindgen(unchecked_param_type = "ToolCall[]")] tool_calls: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let calls = read_tool_calls(&to_json(tool_calls, "toolCalls")?).map_err(|e| error(&e))?;
-    to_js(&parse_tool_arguments(&calls).map_err(|e| error(&e))?)
+    let calls = read_tool_calls(&to_json(tool_calls, "toolCalls")?)?;
+    to_js(&parse_tool_arguments(&calls)?)
 }
 
 /// `text` parsed and validated against `outputs`; the error's `path` names the first violation.
@@ -112,14 +88,14 @@ pub fn parse_structured_output_js(
     #[wasm_bindgen(unchecked_param_type = "Property[]")] outputs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StructuredOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let outputs = Property::list_from_json(&to_json(outputs, "outputs")?, "outputs").map_err(|e| error(&e))?;
+    let outputs = Property::list_from_json(&to_json(outputs, "outputs")?, "outputs")?;
     let options = to_json(options, "options")?;
     let lenient = match options.get("lenient") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(error(&Error::invalid_input("options.lenient", "expected a boolean"))),
+        Some(_) => return Err(Error::invalid_input("options.lenient", "expected a boolean").into()),
     };
-    to_js(&parse_structured_output(text, &outputs, StructuredOptions { lenient }).map_err(|e| error(&e))?)
+    to_js(&parse_structured_output(text, &outputs, StructuredOptions { lenient })?)
 }
 
 /// `[{id, name, arguments}]`; `arguments` may also be an already parsed object (it is

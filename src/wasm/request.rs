@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{js_error, to_json};
+use super::convert::{read_agent, to_json};
 use crate::model::{Agent, Message};
 use crate::request::{build_request, write_chat_args, write_gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
@@ -24,8 +24,8 @@ export interface GenAiAttributes { [name: string]: string | number | boolean | s
 "#;
 
 fn read_inputs(agent: JsValue, messages: JsValue) -> Result<(Agent, Vec<Message>), JsValue> {
-    let agent = Agent::from_json(&to_json(agent, "agent")?).map_err(|e| js_error(&e))?;
-    let messages = Message::list_from_json(&to_json(messages, "messages")?).map_err(|e| js_error(&e))?;
+    let agent = read_agent(agent)?;
+    let messages = Message::list_from_json(&to_json(messages, "messages")?)?;
     Ok((agent, messages))
 }
 
@@ -36,7 +36,7 @@ pub fn build_chat_args_js(
     #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
-    super::js::parse(&write_chat_args(&agent, &messages).map_err(|e| js_error(&e))?.finish())
+    super::js::parse(&write_chat_args(&agent, &messages)?.finish())
 }
 
 /// `{url, method, headers, body}` for `agent` and `messages`.
@@ -47,8 +47,8 @@ pub fn build_request_js(
     #[wasm_bindgen(unchecked_param_type = "RequestOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
-    let options = RequestOptions::from_json(&to_json(options, "options")?).map_err(|e| js_error(&e))?;
-    super::js::parse(&build_request(&agent, &messages, &options).map_err(|e| js_error(&e))?.to_json_text())
+    let options = RequestOptions::from_json(&to_json(options, "options")?)?;
+    super::js::parse(&build_request(&agent, &messages, &options)?.to_json_text())
 }
 
 /// The §7.1.8 `gen_ai.*` attributes of a request body (or a `buildRequest` result) and,
@@ -59,7 +59,7 @@ pub fn gen_ai_attributes_js(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | HttpRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] response: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let agent = Agent::from_json(&to_json(agent, "agent")?).map_err(|e| js_error(&e))?;
+    let agent = read_agent(agent)?;
     let request = to_json(request, "request")?;
     let response = to_json(response, "response")?;
     super::js::parse(&write_gen_ai_attributes(&agent, &request, Some(&response).filter(|r| !r.is_null())))
@@ -71,7 +71,7 @@ pub fn register_tool_js(
     name: &str,
     #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def: JsValue,
 ) -> Result<(), JsValue> {
-    register_tool(name, &to_json(def, "def")?).map_err(|e| js_error(&e))
+    Ok(register_tool(name, &to_json(def, "def")?)?)
 }
 
 #[cfg(test)]
