@@ -156,3 +156,35 @@ fn a_giant_event_of_many_lines_is_refused_past_max_event_bytes() {
     let err = decoder.feed(&b"data: 0123456789\n".repeat(10), &mut sink).unwrap_err();
     assert_eq!(err.code, ErrorCode::LimitExceeded);
 }
+
+#[test]
+fn a_single_data_line_meets_max_event_bytes_at_the_same_length_in_every_chunking() {
+    // A data line followed by its blank line in the same chunk is dispatched from the chunk; cut
+    // anywhere else it is copied first. Both refuse it at the same length: the line (`data: `
+    // and the value) must fit in maxEventBytes.
+    let limits = Limits { max_event_bytes: 16, ..Limits::default() };
+    let outcome = |chunks: &[&[u8]]| {
+        let mut decoder = SseDecoder::new(&limits);
+        let mut data = Vec::new();
+        let mut sink = |e: SseEvent<'_>| {
+            data.push(e.data.to_vec());
+            Ok(())
+        };
+        let fed = chunks.iter().try_for_each(|chunk| decoder.feed(chunk, &mut sink));
+        fed.map(|()| data).map_err(|e| (e.code, e.message.clone()))
+    };
+    for len in 8..=12 {
+        let input = [b"data: ".as_slice(), &b"x".repeat(len), b"\n\n"].concat();
+        let whole = outcome(&[&input]);
+        match &whole {
+            Ok(events) => assert!(len <= 10 && events == &[b"x".repeat(len)], "length {len}: {events:?}"),
+            Err((code, _)) => assert!(len > 10 && *code == ErrorCode::LimitExceeded, "length {len}: {whole:?}"),
+        }
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(outcome(&bytes), whole, "length {len} fed byte by byte");
+        for cut in 0..=input.len() {
+            let (a, b) = input.split_at(cut);
+            assert_eq!(outcome(&[a, b]), whole, "length {len} cut at byte {cut}");
+        }
+    }
+}
