@@ -172,8 +172,7 @@ impl ResponsesStream {
                     }
                 }
             }
-            10 => self.item_added(&e, b)?,
-            11 => self.item_done(&e, b)?,
+            i @ 10..=11 => self.item(&e, i == 11, b)?,
             12 => b.break_block(0),
             13..=15 => {
                 if let Some(r) = &e.response {
@@ -246,45 +245,43 @@ impl ResponsesStream {
         &mut self.items[at]
     }
 
-    fn item_added(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
-        let Some(item) = e.item.and_then(Item::read) else { return Ok(()) };
-        self.item_of(item.id.as_deref(), e.output_index);
-        match item.kind.as_deref().unwrap_or("") {
-            "function_call" => {
-                self.has_calls = true;
-                let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
-                let at =
-                    b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref());
-                b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
-            }
-            "message" | "reasoning" => b.break_block(0),
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn item_done(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
+    /// `output_item.added` (`done` false): opens a call or a block. `output_item.done`: gives
+    /// what no delta gave (a call's arguments, parts' text) and the annotations, and keeps any
+    /// other item whole.
+    fn item(&mut self, e: &Event<'_>, done: bool, b: &mut MessageBuilder) -> Result<()> {
         let Some(text) = e.item else { return Ok(()) };
         let Some(item) = Item::read(text) else {
-            b.other_block(0, "unknown", RawJson::from_valid(text));
+            if done {
+                b.other_block(0, "unknown", RawJson::from_valid(text));
+            }
             return Ok(());
         };
-        match item.kind.as_deref().unwrap_or("") {
-            "function_call" => {
+        let id = item.id.as_deref();
+        if !done {
+            self.item_of(id, e.output_index);
+        }
+        match (item.kind.as_deref().unwrap_or(""), done) {
+            ("function_call", _) => {
                 self.has_calls = true;
-                let at = match b.find_tool_call(0, item.id.as_deref(), e.output_index) {
+                let found = if done { b.find_tool_call(0, id, e.output_index) } else { None };
+                let at = match found {
                     Some(at) => at,
                     None => {
-                        let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
-                        b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref())
+                        let call_id = item.call_id.as_deref().or(id).unwrap_or("");
+                        b.begin_tool_call(0, call_id, item.name.as_deref().unwrap_or(""), e.output_index, id)
                     }
                 };
+                // A call just opened has no arguments: they are the item's.
                 b.tool_arguments_done(0, at, item.arguments.as_deref().unwrap_or(""))?;
-                b.end_tool_call(0, at);
+                if done {
+                    b.end_tool_call(0, at);
+                }
             }
-            "message" => {
-                for (index, part) in item.content.unwrap_or_default().into_iter().enumerate() {
-                    let fresh = self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64));
+            ("message" | "reasoning", false) => b.break_block(0),
+            (_, false) => {}
+            ("message", true) => {
+                for (index, part) in item.content.iter().flatten().enumerate() {
+                    let fresh = self.seen_in(id, e.output_index, Some(index as u64));
                     match part.kind.as_deref() {
                         Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
                         Some("refusal") => {}
@@ -292,22 +289,22 @@ impl ResponsesStream {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
-                            for annotation in part.annotations.unwrap_or_default() {
+                            for annotation in part.annotations.iter().flatten() {
                                 b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
                     }
                 }
             }
-            "reasoning" => {
-                for (index, part) in item.summary.unwrap_or_default().into_iter().enumerate() {
-                    if self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64)) {
+            ("reasoning", true) => {
+                for (index, part) in item.summary.iter().flatten().enumerate() {
+                    if self.seen_in(id, e.output_index, Some(index as u64)) {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
                     }
                 }
             }
-            other => b.other_block(0, other, RawJson::from_valid(text)),
+            (other, true) => b.other_block(0, other, RawJson::from_valid(text)),
         }
         Ok(())
     }
