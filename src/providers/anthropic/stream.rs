@@ -69,12 +69,13 @@ impl<'a> MessageStart<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
-            match key {
-                b"id" => m.id = Scalar::read(r)?,
-                b"model" => m.model = Scalar::read(r)?,
-                b"usage" => m.usage = r.raw_non_null()?,
-                _ => {}
-            }
+            let slot = match key_index(key, "id model usage") {
+                0 => &mut m.id,
+                1 => &mut m.model,
+                2 => return r.raw_non_null().map(|usage| m.usage = usage),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
@@ -126,9 +127,9 @@ impl<'a> Delta<'a> {
 enum Open {
     Content,
     Tool(usize),
-    /// A server tool call: its start block and its streamed input, joined at `content_block_stop`.
+    /// A server tool call (`server_tool_use`): its start block and its streamed input, joined at
+    /// `content_block_stop`.
     ServerTool {
-        kind: String,
         start: String,
         input: String,
     },
@@ -232,7 +233,7 @@ impl AnthropicStream {
         let open = match block.kind.as_deref().unwrap_or("") {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
-                for citation in block.citations.unwrap_or_default() {
+                for citation in block.citations.iter().flatten() {
                     b.citation(0, RawJson::from_valid(citation));
                 }
                 Open::Content
@@ -250,9 +251,7 @@ impl AnthropicStream {
                 let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
                 Open::Tool(b.begin_tool_call(0, id, name, Some(index), None))
             }
-            "server_tool_use" => {
-                Open::ServerTool { kind: "server_tool_use".into(), start: raw.to_owned(), input: String::new() }
-            }
+            "server_tool_use" => Open::ServerTool { start: raw.to_owned(), input: String::new() },
             other => {
                 b.other_block(0, other, RawJson::from_valid(raw));
                 Open::Content
@@ -304,7 +303,7 @@ impl AnthropicStream {
                 b.tool_arguments_done(0, call, "{}")?;
                 b.end_tool_call(0, call);
             }
-            Open::ServerTool { kind, start, input } => b.other_block(0, &kind, server_block(&start, &input)),
+            Open::ServerTool { start, input } => b.other_block(0, "server_tool_use", server_block(&start, &input)),
             Open::Content => {}
         }
         Ok(())
