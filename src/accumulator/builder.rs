@@ -446,23 +446,19 @@ impl MessageBuilder {
         let tool_calls: Vec<ToolCall> = choice.calls.iter().map(|c| c.call.clone()).collect();
         let mut calls = tool_calls.iter();
         let (mut text, mut reasoning) = (String::new(), String::new());
-        let content = choice
-            .blocks
-            .iter()
-            .map(|block| {
-                match block {
-                    Block::Text { text: t, .. } => text.push_str(t),
-                    Block::Reasoning { text: t, .. } => reasoning.push_str(t),
-                    Block::ToolCall { .. } => {
-                        if let Some(ToolCall { id, name, arguments }) = calls.next().cloned() {
-                            return Block::ToolCall { id, name, arguments };
-                        }
+        let mut content = choice.blocks.clone();
+        for block in &mut content {
+            match block {
+                Block::Text { text: t, .. } => text.push_str(t),
+                Block::Reasoning { text: t, .. } => reasoning.push_str(t),
+                Block::ToolCall { .. } => {
+                    if let Some(ToolCall { id, name, arguments }) = calls.next().cloned() {
+                        *block = Block::ToolCall { id, name, arguments };
                     }
-                    Block::Other { .. } => {}
                 }
-                block.clone()
-            })
-            .collect();
+                Block::Other { .. } => {}
+            }
+        }
         let refused = error.as_ref().is_some_and(|e| e.code.as_deref() == Some(ErrorCode::ModelRefused.as_str()));
         let (unified, raw) = match &choice.finish {
             Some((reason, raw)) => (*reason, Some(raw.clone())),
