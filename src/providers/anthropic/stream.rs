@@ -176,8 +176,11 @@ impl AnthropicStream {
         };
         self.template.offer(event.data, parsed.only_text(), &[]);
         let index = parsed.index.unwrap_or(0);
-        match parsed.kind.as_deref().unwrap_or(event.event) {
-            "message_start" => {
+        let kind = parsed.kind.as_deref().unwrap_or(event.event);
+        const KINDS: &str =
+            "content_block_delta content_block_start content_block_stop message_start message_delta message_stop error";
+        match key_index(kind.as_bytes(), KINDS) {
+            3 => {
                 let message = parsed.message;
                 let (id, model) = message.as_ref().map_or((None, None), |m| (m.id.as_deref(), m.model.as_deref()));
                 b.start(id, model, None);
@@ -185,18 +188,18 @@ impl AnthropicStream {
                     self.usage(raw, b);
                 }
             }
-            "content_block_start" => {
+            1 => {
                 if let Some(raw) = parsed.content_block {
                     self.block_start(index, raw, b)?;
                 }
             }
-            "content_block_delta" => {
+            0 => {
                 if let Some(delta) = parsed.delta {
                     self.block_delta(index, delta, b)?;
                 }
             }
-            "content_block_stop" => self.block_stop(index, b)?,
-            "message_delta" => {
+            2 => self.block_stop(index, b)?,
+            4 => {
                 if let Some(raw) = parsed.delta.as_ref().and_then(|d| d.stop_reason.as_deref()) {
                     b.finish_reason(0, map_stop_reason(raw), raw)?;
                 }
@@ -204,11 +207,11 @@ impl AnthropicStream {
                     self.usage(raw, b);
                 }
             }
-            "message_stop" => {
+            5 => {
                 b.end_all_choices()?;
                 b.done();
             }
-            "error" => b.error(parsed.error.unwrap_or_default().info()),
+            6 => b.error(parsed.error.unwrap_or_default().info()),
             _ => {} // `ping`, and event types added after this was written
         }
         Ok(Handled::Done)
