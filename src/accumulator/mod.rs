@@ -165,7 +165,8 @@ impl Accumulator {
             });
         }
         let mut events = std::mem::take(&mut self.builder.events);
-        events.extend_from_slice(self.flush());
+        self.flush();
+        events.append(&mut self.builder.events);
         self.builder.events = events;
         &self.builder.events
     }
