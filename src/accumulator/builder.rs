@@ -417,9 +417,9 @@ impl MessageBuilder {
 
     /// Every choice ends (held text released, open calls ended); safe to repeat.
     pub(crate) fn end_all_choices(&mut self) -> Result<()> {
-        let indexes: Vec<u32> = self.choices.iter().map(|c| c.index).collect();
-        for index in indexes {
-            self.end_choice(index)?;
+        // Ending a choice adds none: the list is walked by position.
+        for at in 0..self.choices.len() {
+            self.end_choice(self.choices[at].index)?;
         }
         Ok(())
     }
