@@ -361,10 +361,8 @@ impl MessageBuilder {
     }
 
     fn end_choice(&mut self, choice: u32) -> Result<()> {
-        let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
-        let outcome = splitter.flush(&mut |part, piece| self.append(choice, part, piece));
-        self.choice(choice).splitter = splitter;
-        outcome?;
+        let (part, held) = self.choice(choice).splitter.flush();
+        self.append(choice, part, &held)?;
         for at in 0..self.choice(choice).calls.len() {
             self.end_tool_call(choice, at);
         }

@@ -227,7 +227,8 @@ impl AnthropicStream {
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
-        self.open.retain(|(i, _)| *i != index);
+        // A block restarted at an open index replaces it.
+        self.close(index);
         let Some(block) = ContentBlock::read(raw) else {
             b.other_block(0, "unknown", RawJson::from_valid(raw));
             return Ok(());
@@ -297,10 +298,16 @@ impl AnthropicStream {
         Ok(())
     }
 
+    /// Removes the block open at `index` (there is at most one) and returns it.
+    fn close(&mut self, index: u64) -> Option<Open> {
+        let at = self.open.iter().position(|(i, _)| *i == index)?;
+        Some(self.open.swap_remove(at).1)
+    }
+
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_stop(&mut self, index: u64, b: &mut MessageBuilder) -> Result<()> {
-        let Some(at) = self.open.iter().position(|(i, _)| *i == index) else { return Ok(()) };
-        match self.open.swap_remove(at).1 {
+        let Some(open) = self.close(index) else { return Ok(()) };
+        match open {
             Open::Tool(call) => {
                 // A tool without arguments streams only `partial_json: ""`.
                 b.tool_arguments_done(0, call, "{}")?;
