@@ -237,7 +237,7 @@ impl AnthropicStream {
         let open = match block.kind.as_deref().unwrap_or("") {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
-                for citation in block.citations.iter().flatten() {
+                for citation in block.citations.as_deref().unwrap_or_default() {
                     b.citation(0, RawJson::from_valid(citation));
                 }
                 Open::Content

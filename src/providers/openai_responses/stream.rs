@@ -280,7 +280,7 @@ impl ResponsesStream {
             ("message" | "reasoning", false) => b.break_block(0),
             (_, false) => {}
             ("message", true) => {
-                for (index, part) in item.content.iter().flatten().enumerate() {
+                for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
                     let fresh = self.seen_in(id, e.output_index, Some(index as u64));
                     match part.kind.as_deref() {
                         Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
@@ -289,7 +289,7 @@ impl ResponsesStream {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
-                            for annotation in part.annotations.iter().flatten() {
+                            for annotation in part.annotations.as_deref().unwrap_or_default() {
                                 b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
@@ -297,7 +297,7 @@ impl ResponsesStream {
                 }
             }
             ("reasoning", true) => {
-                for (index, part) in item.summary.iter().flatten().enumerate() {
+                for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
                     if self.seen_in(id, e.output_index, Some(index as u64)) {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
