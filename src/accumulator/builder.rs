@@ -12,19 +12,12 @@ use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJso
 use crate::text::{concat, number};
 use crate::Limits;
 
-/// One slot of a choice's content, in stream order.
-#[derive(Debug)]
-enum Slot {
-    Text { text: String, citations: Vec<RawJson> },
-    Reasoning { text: String, signature: Option<String>, redacted: Option<String> },
-    Tool(usize),
-    Other { provider_type: String, data: RawJson },
-}
-
 #[derive(Debug, Default)]
 struct ChoiceState {
     index: u32,
-    slots: Vec<Slot>,
+    /// The content in stream order, as the final message's blocks. A tool call's block stays
+    /// empty until the message is built: the k-th one is call k of `calls`.
+    blocks: Vec<Block>,
     /// The next text or reasoning starts a block of its own (Anthropic block boundaries).
     break_block: bool,
     calls: Vec<ToolCallState>,
@@ -148,15 +141,16 @@ impl MessageBuilder {
         let state = self.choice(choice);
         let extend = !state.break_block
             && matches!(
-                (state.slots.last(), part),
-                (Some(Slot::Text { .. }), Part::Text) | (Some(Slot::Reasoning { redacted: None, .. }), Part::Reasoning)
+                (state.blocks.last(), part),
+                (Some(Block::Text { .. }), Part::Text)
+                    | (Some(Block::Reasoning { redacted: None, .. }), Part::Reasoning)
             );
         state.break_block = false;
-        match (extend, state.slots.last_mut()) {
-            (true, Some(Slot::Text { text, .. })) | (true, Some(Slot::Reasoning { text, .. })) => text.push_str(s),
-            _ => state.slots.push(match part {
-                Part::Text => Slot::Text { text: s.to_owned(), citations: Vec::new() },
-                Part::Reasoning => Slot::Reasoning { text: s.to_owned(), signature: None, redacted: None },
+        match (extend, state.blocks.last_mut()) {
+            (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
+            _ => state.blocks.push(match part {
+                Part::Text => Block::Text { text: s.to_owned(), citations: None },
+                Part::Reasoning => Block::Reasoning { text: s.to_owned(), signature: None, redacted: None },
             }),
         }
         match (self.events.last_mut(), part) {
@@ -182,11 +176,11 @@ impl MessageBuilder {
         }
         let state = self.choice(choice);
         // After a block boundary the signature belongs to a new (still empty) reasoning block.
-        let last = if std::mem::take(&mut state.break_block) { None } else { state.slots.last_mut() };
+        let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
-            Some(Slot::Reasoning { signature: Some(sig), redacted: None, .. }) => sig.push_str(signature),
-            Some(Slot::Reasoning { signature: sig @ None, redacted: None, .. }) => *sig = Some(signature.to_owned()),
-            _ => state.slots.push(Slot::Reasoning {
+            Some(Block::Reasoning { signature: Some(sig), redacted: None, .. }) => sig.push_str(signature),
+            Some(Block::Reasoning { signature: sig @ None, redacted: None, .. }) => *sig = Some(signature.to_owned()),
+            _ => state.blocks.push(Block::Reasoning {
                 text: String::new(),
                 signature: Some(signature.to_owned()),
                 redacted: None,
@@ -198,7 +192,7 @@ impl MessageBuilder {
     /// A redacted reasoning block: opaque data, no text.
     pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) {
         let state = self.choice(choice);
-        state.slots.push(Slot::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
+        state.blocks.push(Block::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
         state.break_block = true;
         self.events.push(StreamEvent::ReasoningSignature { signature: data.to_owned(), choice });
     }
@@ -207,17 +201,17 @@ impl MessageBuilder {
     pub(crate) fn citation(&mut self, choice: u32, citation: RawJson) {
         let state = self.choice(choice);
         // Anthropic sends a block's citations before its text: after a boundary they open the block.
-        let last = if std::mem::take(&mut state.break_block) { None } else { state.slots.last_mut() };
+        let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
-            Some(Slot::Text { citations, .. }) => citations.push(citation),
-            _ => state.slots.push(Slot::Text { text: String::new(), citations: vec![citation] }),
+            Some(Block::Text { citations, .. }) => citations.get_or_insert_with(Vec::new).push(citation),
+            _ => state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]) }),
         }
     }
 
     /// A provider block with no normalised form (server tool use, search results): kept whole.
     pub(crate) fn other_block(&mut self, choice: u32, provider_type: &str, data: RawJson) {
         let state = self.choice(choice);
-        state.slots.push(Slot::Other { provider_type: provider_type.to_owned(), data });
+        state.blocks.push(Block::Other { provider_type: provider_type.to_owned(), data });
         state.break_block = true;
     }
 
@@ -234,13 +228,12 @@ impl MessageBuilder {
         let state = self.choice(choice);
         let at = state.calls.len();
         state.calls.push(ToolCallState {
-            id: id.to_owned(),
-            name: name.to_owned(),
+            call: ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() },
             provider_index,
             key: key.map(str::to_owned),
-            ..ToolCallState::default()
+            ended: false,
         });
-        state.slots.push(Slot::Tool(at));
+        state.blocks.push(Block::ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
         state.break_block = true;
         self.events.push(StreamEvent::ToolCallStart {
             index: at as u32,
@@ -275,7 +268,7 @@ impl MessageBuilder {
             return Ok(());
         }
         let max = self.limits.max_tool_argument_bytes;
-        let call = &mut self.choice(choice).calls[at];
+        let call = &mut self.choice(choice).calls[at].call;
         if call.arguments.len() + delta.len() > max {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
@@ -301,7 +294,7 @@ impl MessageBuilder {
     /// Sets the whole arguments of call `at` when the provider sends them only at the end
     /// (a `.done` event without deltas); the missing suffix is emitted as a delta.
     pub(crate) fn tool_arguments_done(&mut self, choice: u32, at: usize, arguments: &str) -> Result<()> {
-        let have = &self.choice(choice).calls[at].arguments;
+        let have = &self.choice(choice).calls[at].call.arguments;
         if have.is_empty() {
             return self.tool_arguments(choice, at, arguments);
         }
@@ -310,7 +303,7 @@ impl MessageBuilder {
 
     /// Sets a call's name when it arrives after the call was opened.
     pub(crate) fn tool_name(&mut self, choice: u32, at: usize, name: &str) {
-        let call = &mut self.choice(choice).calls[at];
+        let call = &mut self.choice(choice).calls[at].call;
         if call.name.is_empty() {
             call.name = name.to_owned();
         }
@@ -323,14 +316,8 @@ impl MessageBuilder {
             return;
         }
         call.ended = true;
-        let event = StreamEvent::ToolCallEnd {
-            index: at as u32,
-            id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: call.arguments.clone(),
-            choice,
-        };
-        self.events.push(event);
+        let ToolCall { id, name, arguments } = call.call.clone();
+        self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
     /// An OpenAI-style tool-call delta: resolved by id, then index (see `tool_calls::resolve`).
@@ -374,10 +361,8 @@ impl MessageBuilder {
     }
 
     fn end_choice(&mut self, choice: u32) -> Result<()> {
-        let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
-        let outcome = splitter.flush(&mut |part, piece| self.append(choice, part, piece));
-        self.choice(choice).splitter = splitter;
-        outcome?;
+        let (part, held) = self.choice(choice).splitter.flush();
+        self.append(choice, part, &held)?;
         for at in 0..self.choice(choice).calls.len() {
             self.end_tool_call(choice, at);
         }
@@ -430,9 +415,9 @@ impl MessageBuilder {
 
     /// Every choice ends (held text released, open calls ended); safe to repeat.
     pub(crate) fn end_all_choices(&mut self) -> Result<()> {
-        let indexes: Vec<u32> = self.choices.iter().map(|c| c.index).collect();
-        for index in indexes {
-            self.end_choice(index)?;
+        // Ending a choice adds none: the list is walked by position.
+        for at in 0..self.choices.len() {
+            self.end_choice(self.choices[at].index)?;
         }
         Ok(())
     }
@@ -442,48 +427,39 @@ impl MessageBuilder {
         let error = self.error.take();
         let complete = self.done && error.is_none();
         let mut choices = std::mem::take(&mut self.choices);
-        crate::providers::sort_by_index(&mut choices, |c| u64::from(c.index));
-        let mut messages: Vec<FinalMessage> =
-            choices.into_iter().map(|c| self.choice_message(c, &error, complete)).collect();
-        if messages.is_empty() {
-            messages.push(self.choice_message(ChoiceState::default(), &error, complete));
+        if choices.is_empty() {
+            choices.push(ChoiceState::default());
         }
-        let mut first = messages.remove(0);
-        if !messages.is_empty() {
-            let mut all = vec![first.clone()];
-            all.append(&mut messages);
-            first.choices = Some(all);
+        crate::providers::sort_by_index(&mut choices, |c| u64::from(c.index));
+        let mut first = self.choice_message(&choices[0], &error, complete);
+        if choices.len() > 1 {
+            first.choices = Some(choices.iter().map(|c| self.choice_message(c, &error, complete)).collect());
         }
         first
     }
 
-    fn choice_message(&self, choice: ChoiceState, error: &Option<ErrorInfo>, complete: bool) -> FinalMessage {
-        let mut calls = choice.calls;
+    /// The message of one choice (built from a shared borrow: the first choice's is built twice
+    /// when there are several, rather than cloned).
+    fn choice_message(&self, choice: &ChoiceState, error: &Option<ErrorInfo>, complete: bool) -> FinalMessage {
+        let tool_calls: Vec<ToolCall> = choice.calls.iter().map(|c| c.call.clone()).collect();
+        let mut calls = tool_calls.iter();
         let (mut text, mut reasoning) = (String::new(), String::new());
-        let content: Vec<Block> = choice
-            .slots
-            .into_iter()
-            .map(|slot| match slot {
-                Slot::Text { text: t, citations } => {
-                    text.push_str(&t);
-                    Block::Text { text: t, citations: if citations.is_empty() { None } else { Some(citations) } }
+        let mut content = choice.blocks.clone();
+        for block in &mut content {
+            match block {
+                Block::Text { text: t, .. } => text.push_str(t),
+                Block::Reasoning { text: t, .. } => reasoning.push_str(t),
+                Block::ToolCall { .. } => {
+                    if let Some(ToolCall { id, name, arguments }) = calls.next().cloned() {
+                        *block = Block::ToolCall { id, name, arguments };
+                    }
                 }
-                Slot::Reasoning { text: t, signature, redacted } => {
-                    reasoning.push_str(&t);
-                    Block::Reasoning { text: t, signature, redacted }
-                }
-                Slot::Tool(at) => {
-                    let call = &mut calls[at];
-                    Block::ToolCall { id: call.id.clone(), name: call.name.clone(), arguments: call.arguments.clone() }
-                }
-                Slot::Other { provider_type, data } => Block::Other { provider_type, data },
-            })
-            .collect();
-        let tool_calls =
-            calls.into_iter().map(|c| ToolCall { id: c.id, name: c.name, arguments: c.arguments }).collect();
+                Block::Other { .. } => {}
+            }
+        }
         let refused = error.as_ref().is_some_and(|e| e.code.as_deref() == Some(ErrorCode::ModelRefused.as_str()));
-        let (unified, raw) = match choice.finish {
-            Some((reason, raw)) => (reason, Some(raw)),
+        let (unified, raw) = match &choice.finish {
+            Some((reason, raw)) => (*reason, Some(raw.clone())),
             None => (FinishReason::Other, None),
         };
         let finish_reason = if refused {

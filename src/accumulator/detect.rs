@@ -2,7 +2,7 @@
 //! one and by the shape of its data otherwise.
 
 use super::Format;
-use crate::json::{read_document, Kind};
+use crate::json::{key_index, read_document, Kind};
 use crate::sse::SseEvent;
 
 /// What detection looks at in a first event's data, read with [`crate::json`]: its `type`
@@ -15,10 +15,8 @@ use crate::sse::SseEvent;
 #[derive(Default)]
 struct Shape<'a> {
     kind: Option<std::borrow::Cow<'a, str>>,
-    choices: bool,
-    error: bool,
-    message: bool,
-    sequence_number: bool,
+    /// Whether `choices`, `error`, `message` and `sequence_number` are present.
+    present: [bool; 4],
 }
 
 impl<'a> Shape<'a> {
@@ -27,18 +25,11 @@ impl<'a> Shape<'a> {
         let mut shape = Shape::default();
         let is_object = read_document(data, |r| {
             r.object(|r, key| {
-                let present = match key {
-                    b"type" => {
-                        shape.kind = r.string()?;
-                        return Ok(());
-                    }
-                    b"choices" => &mut shape.choices,
-                    b"error" => &mut shape.error,
-                    b"message" => &mut shape.message,
-                    b"sequence_number" => &mut shape.sequence_number,
-                    _ => return Ok(()),
-                };
-                *present = r.peek()? != Kind::Null;
+                match key_index(key, "type choices error message sequence_number") {
+                    0 => shape.kind = r.string()?,
+                    i @ 1..=4 => shape.present[i - 1] = r.peek()? != Kind::Null,
+                    _ => {}
+                }
                 Ok(())
             })
         });
@@ -47,16 +38,14 @@ impl<'a> Shape<'a> {
 }
 
 fn by_type(kind: &str) -> Option<Format> {
-    match kind {
-        "message_start"
-        | "message_delta"
-        | "message_stop"
-        | "content_block_start"
-        | "content_block_delta"
-        | "content_block_stop"
-        | "ping" => Some(Format::Anthropic),
-        _ if kind.starts_with("response.") => Some(Format::OpenAiResponses),
-        _ => None,
+    const ANTHROPIC: &str = "message_start message_delta message_stop content_block_start content_block_delta \
+        content_block_stop ping";
+    if key_index(kind.as_bytes(), ANTHROPIC) != usize::MAX {
+        Some(Format::Anthropic)
+    } else if kind.starts_with("response.") {
+        Some(Format::OpenAiResponses)
+    } else {
+        None
     }
 }
 
@@ -69,16 +58,17 @@ pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
     };
-    if shape.choices {
+    let [choices, error, message, sequence_number] = shape.present;
+    if choices {
         return Format::OpenAiChat;
     }
     match shape.kind.as_deref() {
         Some(kind) => match by_type(kind) {
             Some(format) => format,
             // Responses events are numbered; Anthropic nests its error object with no number.
-            None if kind == "error" && shape.sequence_number => Format::OpenAiResponses,
-            None if kind == "error" && shape.error => Format::Anthropic,
-            None if kind == "error" && shape.message => Format::OpenAiResponses,
+            None if kind == "error" && sequence_number => Format::OpenAiResponses,
+            None if kind == "error" && error => Format::Anthropic,
+            None if kind == "error" && message => Format::OpenAiResponses,
             None => Format::OpenAiChat,
         },
         None => Format::OpenAiChat,

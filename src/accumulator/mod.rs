@@ -136,12 +136,17 @@ impl Accumulator {
     /// Ends the input: an unterminated last event is decoded, held-back text is released and
     /// open tool calls end. Returns the last events. Later `push` calls fail with `finished`.
     pub fn flush(&mut self) -> &[StreamEvent] {
+        self.builder.events.clear();
+        self.end();
+        &self.builder.events
+    }
+
+    /// What `flush` does, adding to the events rather than replacing them.
+    fn end(&mut self) {
         if self.flushed {
-            self.builder.events.clear();
-            return &self.builder.events;
+            return;
         }
         self.flushed = true;
-        self.builder.events.clear();
         if self.failed.is_none() {
             let Accumulator { sse, builder, decoder, .. } = self;
             let outcome = sse.finish(&mut |event| on_event(decoder, builder, &event));
@@ -149,7 +154,6 @@ impl Accumulator {
         }
         let outcome = self.builder.flush();
         self.settle(outcome);
-        &self.builder.events
     }
 
     /// The transport failed (a reader error, a reset connection): the outcome upstream is
@@ -164,9 +168,7 @@ impl Accumulator {
                 retryable: Some(true),
             });
         }
-        let mut events = std::mem::take(&mut self.builder.events);
-        events.extend_from_slice(self.flush());
-        self.builder.events = events;
+        self.end();
         &self.builder.events
     }
 

@@ -51,16 +51,10 @@ impl ThinkSplitter {
         self.scan(&joined, out)
     }
 
-    /// Ends the content: held-back text is released on the side it was on.
-    pub(crate) fn flush<F>(&mut self, out: &mut F) -> Result<()>
-    where
-        F: FnMut(Part, &str) -> Result<()>,
-    {
-        let held = std::mem::take(&mut self.held);
-        if !held.is_empty() {
-            out(self.part(), &held)?;
-        }
-        Ok(())
+    /// Ends the content: the held-back text (possibly empty), to be released on the side it
+    /// was on.
+    pub(crate) fn flush(&mut self) -> (Part, String) {
+        (self.part(), std::mem::take(&mut self.held))
     }
 
     fn part(&self) -> Part {
@@ -152,7 +146,10 @@ mod tests {
         for piece in pieces {
             splitter.feed(piece, &mut out).unwrap();
         }
-        splitter.flush(&mut out).unwrap();
+        let (part, held) = splitter.flush();
+        if !held.is_empty() {
+            out(part, &held).unwrap();
+        }
         (text, reasoning)
     }
 

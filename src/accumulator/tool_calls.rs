@@ -1,11 +1,11 @@
 //! The tool-call tracker shared by every format: calls keyed by id, then by index.
 
+use crate::model::ToolCall;
+
 /// One tool call being assembled.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct ToolCallState {
-    pub id: String,
-    pub name: String,
-    pub arguments: String,
+    pub call: ToolCall,
     /// The provider's own index, when it sends one (OpenAI Chat `index`, Anthropic block index,
     /// Responses `output_index`).
     pub provider_index: Option<u64>,
@@ -22,7 +22,7 @@ pub(crate) struct ToolCallState {
 /// index, or, when the server omits `index` too, the latest call.
 pub(crate) fn resolve(calls: &[ToolCallState], index: Option<u64>, id: Option<&str>) -> Option<usize> {
     match id.filter(|id| !id.is_empty()) {
-        Some(id) => calls.iter().rposition(|c| c.id == id),
+        Some(id) => calls.iter().rposition(|c| c.call.id == id),
         None => match index {
             Some(index) => calls.iter().rposition(|c| c.provider_index == Some(index)),
             None => calls.len().checked_sub(1),
@@ -35,7 +35,12 @@ mod tests {
     use super::*;
 
     fn call(id: &str, index: Option<u64>) -> ToolCallState {
-        ToolCallState { id: id.into(), provider_index: index, ..Default::default() }
+        ToolCallState {
+            call: ToolCall { id: id.into(), name: String::new(), arguments: String::new() },
+            provider_index: index,
+            key: None,
+            ended: false,
+        }
     }
 
     #[test]

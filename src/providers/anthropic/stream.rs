@@ -69,12 +69,13 @@ impl<'a> MessageStart<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
-            match key {
-                b"id" => m.id = Scalar::read(r)?,
-                b"model" => m.model = Scalar::read(r)?,
-                b"usage" => m.usage = r.raw_non_null()?,
-                _ => {}
-            }
+            let slot = match key_index(key, "id model usage") {
+                0 => &mut m.id,
+                1 => &mut m.model,
+                2 => return r.raw_non_null().map(|usage| m.usage = usage),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
@@ -126,9 +127,9 @@ impl<'a> Delta<'a> {
 enum Open {
     Content,
     Tool(usize),
-    /// A server tool call: its start block and its streamed input, joined at `content_block_stop`.
+    /// A server tool call (`server_tool_use`): its start block and its streamed input, joined at
+    /// `content_block_stop`.
     ServerTool {
-        kind: String,
         start: String,
         input: String,
     },
@@ -175,8 +176,11 @@ impl AnthropicStream {
         };
         self.template.offer(event.data, parsed.only_text(), &[]);
         let index = parsed.index.unwrap_or(0);
-        match parsed.kind.as_deref().unwrap_or(event.event) {
-            "message_start" => {
+        let kind = parsed.kind.as_deref().unwrap_or(event.event);
+        const KINDS: &str =
+            "content_block_delta content_block_start content_block_stop message_start message_delta message_stop error";
+        match key_index(kind.as_bytes(), KINDS) {
+            3 => {
                 let message = parsed.message;
                 let (id, model) = message.as_ref().map_or((None, None), |m| (m.id.as_deref(), m.model.as_deref()));
                 b.start(id, model, None);
@@ -184,18 +188,18 @@ impl AnthropicStream {
                     self.usage(raw, b);
                 }
             }
-            "content_block_start" => {
+            1 => {
                 if let Some(raw) = parsed.content_block {
                     self.block_start(index, raw, b)?;
                 }
             }
-            "content_block_delta" => {
+            0 => {
                 if let Some(delta) = parsed.delta {
                     self.block_delta(index, delta, b)?;
                 }
             }
-            "content_block_stop" => self.block_stop(index, b)?,
-            "message_delta" => {
+            2 => self.block_stop(index, b)?,
+            4 => {
                 if let Some(raw) = parsed.delta.as_ref().and_then(|d| d.stop_reason.as_deref()) {
                     b.finish_reason(0, map_stop_reason(raw), raw)?;
                 }
@@ -203,11 +207,11 @@ impl AnthropicStream {
                     self.usage(raw, b);
                 }
             }
-            "message_stop" => {
+            5 => {
                 b.end_all_choices()?;
                 b.done();
             }
-            "error" => b.error(parsed.error.unwrap_or_default().info()),
+            6 => b.error(parsed.error.unwrap_or_default().info()),
             _ => {} // `ping`, and event types added after this was written
         }
         Ok(Handled::Done)
@@ -223,7 +227,8 @@ impl AnthropicStream {
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
-        self.open.retain(|(i, _)| *i != index);
+        // A block restarted at an open index replaces it.
+        self.close(index);
         let Some(block) = ContentBlock::read(raw) else {
             b.other_block(0, "unknown", RawJson::from_valid(raw));
             return Ok(());
@@ -232,7 +237,7 @@ impl AnthropicStream {
         let open = match block.kind.as_deref().unwrap_or("") {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
-                for citation in block.citations.unwrap_or_default() {
+                for citation in block.citations.as_deref().unwrap_or_default() {
                     b.citation(0, RawJson::from_valid(citation));
                 }
                 Open::Content
@@ -250,9 +255,7 @@ impl AnthropicStream {
                 let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
                 Open::Tool(b.begin_tool_call(0, id, name, Some(index), None))
             }
-            "server_tool_use" => {
-                Open::ServerTool { kind: "server_tool_use".into(), start: raw.to_owned(), input: String::new() }
-            }
+            "server_tool_use" => Open::ServerTool { start: raw.to_owned(), input: String::new() },
             other => {
                 b.other_block(0, other, RawJson::from_valid(raw));
                 Open::Content
@@ -295,16 +298,22 @@ impl AnthropicStream {
         Ok(())
     }
 
+    /// Removes the block open at `index` (there is at most one) and returns it.
+    fn close(&mut self, index: u64) -> Option<Open> {
+        let at = self.open.iter().position(|(i, _)| *i == index)?;
+        Some(self.open.swap_remove(at).1)
+    }
+
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_stop(&mut self, index: u64, b: &mut MessageBuilder) -> Result<()> {
-        let Some(at) = self.open.iter().position(|(i, _)| *i == index) else { return Ok(()) };
-        match self.open.swap_remove(at).1 {
+        let Some(open) = self.close(index) else { return Ok(()) };
+        match open {
             Open::Tool(call) => {
                 // A tool without arguments streams only `partial_json: ""`.
                 b.tool_arguments_done(0, call, "{}")?;
                 b.end_tool_call(0, call);
             }
-            Open::ServerTool { kind, start, input } => b.other_block(0, &kind, server_block(&start, &input)),
+            Open::ServerTool { start, input } => b.other_block(0, "server_tool_use", server_block(&start, &input)),
             Open::Content => {}
         }
         Ok(())

@@ -423,19 +423,19 @@ impl ChatStream {
 
     /// `event: error` (Groq): `{"error": {...}}`, or the error object itself.
     fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) {
-        let wrapped = read_chunk(data, b"delta").ok().and_then(|chunk| chunk.error);
-        match wrapped {
-            Some(error) => b.error(error.info()),
-            None => match read_document(data, ErrorBody::read_field) {
-                Ok(Some(error)) => b.error(error.info()),
-                _ => b.error(ErrorInfo {
-                    message: crate::text::lossy(data),
-                    code: None,
-                    outcome: Outcome::Determinate,
-                    retryable: None,
-                }),
+        let error = read_chunk(data, b"delta")
+            .ok()
+            .and_then(|chunk| chunk.error)
+            .or_else(|| read_document(data, ErrorBody::read_field).ok().flatten());
+        b.error(match error {
+            Some(error) => error.info(),
+            None => ErrorInfo {
+                message: crate::text::lossy(data),
+                code: None,
+                outcome: Outcome::Determinate,
+                retryable: None,
             },
-        }
+        });
     }
 }
 

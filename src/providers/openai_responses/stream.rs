@@ -97,15 +97,16 @@ impl<'a> Response<'a> {
     /// The `response` object, or `None` when the value is not an object.
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Response<'a>>> {
         read_object(r, |response: &mut Response<'a>, r, key| {
-            match key {
-                b"id" => response.id = Scalar::read(r)?,
-                b"model" => response.model = Scalar::read(r)?,
-                b"status" => response.status = Scalar::read(r)?,
-                b"usage" => response.usage = r.raw_non_null()?,
-                b"incomplete_details" => response.incomplete_details = Incomplete::read(r)?,
-                b"error" => response.error = ErrorBody::read(r)?,
-                _ => {}
-            }
+            let slot = match key_index(key, "id model status usage incomplete_details error") {
+                0 => &mut response.id,
+                1 => &mut response.model,
+                2 => &mut response.status,
+                3 => return r.raw_non_null().map(|usage| response.usage = usage),
+                4 => return Incomplete::read(r).map(|details| response.incomplete_details = details),
+                5 => return ErrorBody::read(r).map(|error| response.error = error),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
             Ok(())
         })
     }
@@ -127,8 +128,6 @@ pub(crate) struct ResponsesStream {
 }
 
 impl ResponsesStream {
-    // `seen` records the part as it answers: it stays a call in the arm, not a match guard.
-    #[allow(clippy::collapsible_match)]
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         let e = match Event::read(event.data) {
@@ -136,59 +135,53 @@ impl ResponsesStream {
             Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         let kind = e.kind.as_deref().unwrap_or(event.event);
-        match kind {
-            "response.created" | "response.in_progress" | "response.queued" => {
+        // The kinds by position: a text, reasoning or refusal delta (0-3) or done (4-7), each
+        // marking its part as seen; the rest one by one.
+        const KINDS: &str = "response.output_text.delta response.reasoning_summary_text.delta \
+            response.reasoning_text.delta response.refusal.delta response.output_text.done \
+            response.reasoning_summary_text.done response.reasoning_text.done response.refusal.done \
+            response.function_call_arguments.delta response.function_call_arguments.done \
+            response.output_item.added response.output_item.done response.reasoning_summary_part.added \
+            response.created response.in_progress response.queued response.completed response.incomplete \
+            response.failed error";
+        match key_index(kind.as_bytes(), KINDS) {
+            i @ 0..=7 => {
+                let (sink, done) = (i % 4, i >= 4);
+                let part = if sink == 0 || sink == 3 { e.content_index } else { e.summary_index.or(e.content_index) };
+                // A done event gives its part's text only when no delta gave it.
+                if self.seen(&e, part) || !done {
+                    let s = match (done, sink) {
+                        (false, _) => &e.delta,
+                        (true, 3) => &e.refusal,
+                        (true, _) => &e.text,
+                    };
+                    let s = s.as_deref().unwrap_or("");
+                    match sink {
+                        0 => b.text(0, s)?,
+                        3 => b.refusal(0, s),
+                        _ => b.reasoning(0, s)?,
+                    }
+                }
+            }
+            i @ 8..=9 => {
+                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
+                    if i == 8 {
+                        b.tool_arguments(0, at, e.delta.as_deref().unwrap_or(""))?;
+                    } else {
+                        b.tool_arguments_done(0, at, e.arguments.as_deref().unwrap_or(""))?;
+                    }
+                }
+            }
+            i @ 10..=11 => self.item(&e, i == 11, b)?,
+            12 => b.break_block(0),
+            13..=15 => {
                 if let Some(r) = &e.response {
                     b.start(r.id.as_deref(), r.model.as_deref(), None);
                 }
             }
-            "response.output_item.added" => self.item_added(&e, b)?,
-            "response.output_item.done" => self.item_done(&e, b)?,
-            "response.output_text.delta" => {
-                self.seen(&e, e.content_index);
-                b.text(0, e.delta.as_deref().unwrap_or(""))?;
-            }
-            "response.output_text.done" => {
-                if self.seen(&e, e.content_index) {
-                    b.text(0, e.text.as_deref().unwrap_or(""))?;
-                }
-            }
-            "response.reasoning_summary_part.added" => b.break_block(0),
-            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
-                self.seen(&e, e.summary_index.or(e.content_index));
-                b.reasoning(0, e.delta.as_deref().unwrap_or(""))?;
-            }
-            "response.reasoning_summary_text.done" | "response.reasoning_text.done" => {
-                if self.seen(&e, e.summary_index.or(e.content_index)) {
-                    b.reasoning(0, e.text.as_deref().unwrap_or(""))?;
-                }
-            }
-            "response.refusal.delta" => {
-                self.seen(&e, e.content_index);
-                b.refusal(0, e.delta.as_deref().unwrap_or(""));
-            }
-            "response.refusal.done" => {
-                if self.seen(&e, e.content_index) {
-                    b.refusal(0, e.refusal.as_deref().unwrap_or(""));
-                }
-            }
-            "response.function_call_arguments.delta" => {
-                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
-                    b.tool_arguments(0, at, e.delta.as_deref().unwrap_or(""))?;
-                }
-            }
-            "response.function_call_arguments.done" => {
-                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
-                    b.tool_arguments_done(0, at, e.arguments.as_deref().unwrap_or(""))?;
-                }
-            }
-            "response.completed" | "response.incomplete" => {
+            i @ 16..=17 => {
                 if let Some(r) = e.response {
-                    let status = r.status.as_deref().unwrap_or(if kind == "response.completed" {
-                        "completed"
-                    } else {
-                        "incomplete"
-                    });
+                    let status = r.status.as_deref().unwrap_or(if i == 16 { "completed" } else { "incomplete" });
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
                     b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
                     if let Some(usage) = r.usage.and_then(convert_usage) {
@@ -198,7 +191,7 @@ impl ResponsesStream {
                 b.end_all_choices()?;
                 b.done();
             }
-            "response.failed" => {
+            18 => {
                 if let Some(r) = e.response {
                     if let Some(error) = r.error {
                         b.error(error.info());
@@ -209,7 +202,7 @@ impl ResponsesStream {
                 }
                 b.end_all_choices()?;
             }
-            "error" => {
+            19 => {
                 let info = match e.error {
                     Some(nested) => nested.info(),
                     None => ErrorBody { message: e.message, code: e.code, kind: Scalar::default() }.info(),
@@ -252,45 +245,43 @@ impl ResponsesStream {
         &mut self.items[at]
     }
 
-    fn item_added(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
-        let Some(item) = e.item.and_then(Item::read) else { return Ok(()) };
-        self.item_of(item.id.as_deref(), e.output_index);
-        match item.kind.as_deref().unwrap_or("") {
-            "function_call" => {
-                self.has_calls = true;
-                let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
-                let at =
-                    b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref());
-                b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
-            }
-            "message" | "reasoning" => b.break_block(0),
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn item_done(&mut self, e: &Event<'_>, b: &mut MessageBuilder) -> Result<()> {
+    /// `output_item.added` (`done` false): opens a call or a block. `output_item.done`: gives
+    /// what no delta gave (a call's arguments, parts' text) and the annotations, and keeps any
+    /// other item whole.
+    fn item(&mut self, e: &Event<'_>, done: bool, b: &mut MessageBuilder) -> Result<()> {
         let Some(text) = e.item else { return Ok(()) };
         let Some(item) = Item::read(text) else {
-            b.other_block(0, "unknown", RawJson::from_valid(text));
+            if done {
+                b.other_block(0, "unknown", RawJson::from_valid(text));
+            }
             return Ok(());
         };
-        match item.kind.as_deref().unwrap_or("") {
-            "function_call" => {
+        let id = item.id.as_deref();
+        if !done {
+            self.item_of(id, e.output_index);
+        }
+        match (item.kind.as_deref().unwrap_or(""), done) {
+            ("function_call", _) => {
                 self.has_calls = true;
-                let at = match b.find_tool_call(0, item.id.as_deref(), e.output_index) {
+                let found = if done { b.find_tool_call(0, id, e.output_index) } else { None };
+                let at = match found {
                     Some(at) => at,
                     None => {
-                        let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
-                        b.begin_tool_call(0, id, item.name.as_deref().unwrap_or(""), e.output_index, item.id.as_deref())
+                        let call_id = item.call_id.as_deref().or(id).unwrap_or("");
+                        b.begin_tool_call(0, call_id, item.name.as_deref().unwrap_or(""), e.output_index, id)
                     }
                 };
+                // A call just opened has no arguments: they are the item's.
                 b.tool_arguments_done(0, at, item.arguments.as_deref().unwrap_or(""))?;
-                b.end_tool_call(0, at);
+                if done {
+                    b.end_tool_call(0, at);
+                }
             }
-            "message" => {
-                for (index, part) in item.content.unwrap_or_default().into_iter().enumerate() {
-                    let fresh = self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64));
+            ("message" | "reasoning", false) => b.break_block(0),
+            (_, false) => {}
+            ("message", true) => {
+                for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
+                    let fresh = self.seen_in(id, e.output_index, Some(index as u64));
                     match part.kind.as_deref() {
                         Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
                         Some("refusal") => {}
@@ -298,22 +289,22 @@ impl ResponsesStream {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
-                            for annotation in part.annotations.unwrap_or_default() {
+                            for annotation in part.annotations.as_deref().unwrap_or_default() {
                                 b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
                     }
                 }
             }
-            "reasoning" => {
-                for (index, part) in item.summary.unwrap_or_default().into_iter().enumerate() {
-                    if self.seen_in(item.id.as_deref(), e.output_index, Some(index as u64)) {
+            ("reasoning", true) => {
+                for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
+                    if self.seen_in(id, e.output_index, Some(index as u64)) {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
                     }
                 }
             }
-            other => b.other_block(0, other, RawJson::from_valid(text)),
+            (other, true) => b.other_block(0, other, RawJson::from_valid(text)),
         }
         Ok(())
     }
