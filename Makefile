@@ -12,11 +12,11 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
 
 PKG := pkg
 
-# The release module is built for size (bench/FINDINGS.md §000, §0000, §000000): `opt-level = "z"`
-# (Cargo.toml) with LLVM's inliner at RELEASE_INLINE instead of "z"'s 5, and the functions on the
-# stream path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), where `#[inline]`
-# hints count again. ("z"'s own threshold with the marks alone is 5.7 KB smaller but 7-10 %
-# slower on the Anthropic stream, over issue 8's speed target: §000000.) The standard library is
+# The release module is built for size (bench/FINDINGS.md §000, §0000, §000000, §0000000):
+# `opt-level = "z"` (Cargo.toml) with LLVM's own inliner for "z", and the functions on the stream
+# path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), where `#[inline]` hints count
+# again. (The global inline threshold 50 used before is 5.6 KB larger and no faster since the
+# Anthropic template path calls the builder directly: §0000000.) The standard library is
 # rebuilt from source with its size-minded variants chosen (`optimize_for_size`) but its code
 # still at `opt-level = 3` (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB),
 # and with `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at
@@ -25,9 +25,7 @@ PKG := pkg
 # built without the reference-types and multivalue features: wasm-bindgen then passes JS values
 # through its glue's table instead of a wasm externref table, 0.7 KB smaller, the same speed.
 RELEASE_TOOLCHAIN := nightly
-RELEASE_INLINE := 50
-RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue \
-	-Cllvm-args=-inline-threshold=$(RELEASE_INLINE)
+RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
