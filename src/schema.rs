@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::json::value;
 use crate::model::Property;
-use crate::request::wire::{array, json as json_text, member, object, text, Fields};
+use crate::request::wire::{array, json as json_text, member, text, Fields, Object};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -270,7 +270,11 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             Some(Value::String(kind)) => out.set("type", array(vec![text(kind), text("null")])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
             Some(Value::Array(kinds)) => out.set("type", with_last(kinds, text("null"))),
-            _ => return object([("anyOf", array(vec![out.finish(), object([("type", text("null"))])]))]),
+            _ => {
+                return Object::new()
+                    .json("anyOf", &array(vec![out.finish(), r#"{"type":"null"}"#.to_owned()]))
+                    .finish()
+            }
         }
     }
     out.finish()

@@ -99,12 +99,12 @@ impl HttpRequest {
         for (name, value) in &self.headers {
             headers.str(name, value);
         }
-        wire::object([
-            ("url", wire::text(&self.url)),
-            ("method", wire::text(self.method)),
-            ("headers", headers.finish()),
-            ("body", wire::text(&self.body)),
-        ])
+        wire::Object::new()
+            .str("body", &self.body)
+            .json("headers", &headers.finish())
+            .str("method", self.method)
+            .str("url", &self.url)
+            .finish()
     }
 }
 

@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{array, field, get, index, object, text, Fields};
+use crate::request::wire::{array, field, get, index, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
@@ -70,7 +70,7 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
                 function.bool("strict", true);
             }
             written.push(match api {
-                Api::OpenAiChat => object([("type", text("function")), ("function", function.finish())]),
+                Api::OpenAiChat => Object::new().json("function", &function.finish()).str("type", "function").finish(),
                 Api::OpenAiResponses => {
                     function.str("type", "function");
                     function.finish()

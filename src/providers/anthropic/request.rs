@@ -13,7 +13,7 @@ use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
+use crate::request::wire::{array, field, index, json as json_text, text, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
@@ -77,13 +77,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     }
     let mut written = Vec::new();
     for turn in turns {
-        written.push(object([("role", text(&turn.role)), ("content", array(turn.blocks))]));
+        written.push(Object::new().json("content", &array(turn.blocks)).str("role", &turn.role).finish());
     }
     body.set("messages", array(written));
     if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
         body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
-            body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
+            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
         }
     }
     write_anthropic(&agent.model.options, &mut body);
@@ -101,7 +101,7 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
             write_blocks(message, path, &mut blocks)?;
             array(blocks)
         };
-        let result = object([("type", text("tool_result")), ("tool_use_id", text(id)), ("content", content)]);
+        let result = Object::new().json("content", &content).str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.has_results => turn.blocks.push(result),
             _ => turns.push(WrittenTurn { role: "user".into(), blocks: vec![result], has_results: true }),
@@ -128,12 +128,8 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
                 concat(&["the arguments of tool call `", &call.id, "` are not a JSON object"]),
             )
         })?;
-        blocks.push(object([
-            ("type", text("tool_use")),
-            ("id", text(&call.id)),
-            ("name", text(&call.name)),
-            ("input", json_text(&input)),
-        ]));
+        let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
+        blocks.push(block.str("type", "tool_use").finish());
     }
     Ok(())
 }
@@ -153,7 +149,7 @@ fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Resu
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
     let block_type = match part.kind.as_str() {
-        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
+        "text" => return Ok(Object::new().str("text", &part.value).str("type", "text").finish()),
         "image" => "image",
         "file" => "document",
         "audio" => {
@@ -162,10 +158,10 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
         other => return Err(unknown_part(other, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
-        object([("type", text("url")), ("url", text(&part.value))])
+        Object::new().str("type", "url").str("url", &part.value).finish()
     } else {
         let (media_type, data) = media_and_data(part, path)?;
-        object([("type", text("base64")), ("media_type", text(media_type)), ("data", text(data))])
+        Object::new().str("data", data).str("media_type", media_type).str("type", "base64").finish()
     };
-    Ok(object([("type", text(block_type)), ("source", source)]))
+    Ok(Object::new().json("source", &source).str("type", block_type).finish())
 }

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
+use crate::request::wire::{array, field, index, json as json_text, text, Fields, Object};
 use crate::request::{parallel_tool_calls, split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
@@ -101,7 +101,7 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
 
 /// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),
 /// for Chat (`text_type` `None`) and Responses (`input_text` or `output_text`).
-pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&str>) -> Result<String> {
+pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&'static str>) -> Result<String> {
     let path = field(path, "content");
     let mut written = Vec::new();
     for (j, part) in parts.iter().enumerate() {
@@ -113,7 +113,7 @@ pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&
 /// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type
 /// (`{type: "image_url", image_url: {url, detail?}}`); Responses lays every part flat
 /// (`{type: "input_image", image_url, detail?}`).
-fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result<String> {
+fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -> Result<String> {
     let chat = text_type.is_none();
     let mut item = Fields::new();
     let (kind, nested) = match part.kind.as_str() {
@@ -144,7 +144,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result
         other => return Err(unknown_part(other, path)),
     };
     if nested {
-        return Ok(object([("type", text(kind)), (kind, item.finish())]));
+        return Ok(Object::new().json(kind, &item.finish()).str("type", kind).finish());
     }
     item.str("type", kind);
     Ok(item.finish())
@@ -153,7 +153,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
 pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
     let (data, format) = audio_data(part, path)?;
-    Ok(object([("data", text(data)), ("format", text(&format))]))
+    Ok(Object::new().str("data", data).str("format", &format).finish())
 }
 
 /// The structured output format (`None` without outputs): Chat's `response_format`
@@ -171,7 +171,7 @@ pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<
         format.str("type", "json_schema");
         return Some(format.finish());
     }
-    Some(object([("type", text("json_schema")), ("json_schema", format.finish())]))
+    Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{array, index, json as json_text, object, text, Fields};
+use crate::request::wire::{array, index, json as json_text, text, Fields, Object};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
 use crate::tools::write_tools;
 
@@ -36,7 +36,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         parallel_tool_calls(&mut body, &agent.model.options);
     }
     if let Some(format) = write_response_format(&agent.outputs, true) {
-        body.set("text", object([("format", format)]));
+        body.set("text", Object::new().json("format", &format).finish());
     }
     write_openai_responses(&agent.model.options, &mut body);
     Ok(body)
@@ -46,7 +46,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_calls: &mut Vec<String>) -> Result<()> {
     let call_id = message.tool_call_id().map(str::to_owned);
     let output = |id: String| {
-        object([("type", text("function_call_output")), ("call_id", id), ("output", text(&message.content.text()))])
+        let output = Object::new().json("call_id", &id).str("output", &message.content.text());
+        output.str("type", "function_call_output").finish()
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str).map(str::to_owned);
@@ -68,15 +69,12 @@ fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_ca
     }
     let calls = message.tool_call_list(path)?;
     if calls.is_empty() || !message.content.is_empty() {
-        input.push(object([("role", text(&message.role)), ("content", write_content(message, path)?)]));
+        let content = write_content(message, path)?;
+        input.push(Object::new().json("content", &content).str("role", &message.role).finish());
     }
     for call in &calls {
-        input.push(object([
-            ("type", text("function_call")),
-            ("call_id", text(&call.id)),
-            ("name", text(&call.name)),
-            ("arguments", text(&call.arguments)),
-        ]));
+        let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
+        input.push(item.str("type", "function_call").finish());
         sent_calls.push(call.id.clone());
     }
     Ok(())
