@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::json::value::parse_value;
 use crate::model::Agent;
-use crate::request::wire::{array, get, text, to_value, Fields};
+use crate::request::wire::{get, text, to_value, Array, Fields};
 use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
@@ -73,7 +73,9 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
             match (key.as_str(), value) {
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {
-                    attributes.set(&option_attribute(key), array(vec![text(s)]))
+                    let mut one = Array::new();
+                    one.push(text(s));
+                    attributes.set(&option_attribute(key), one.finish())
                 }
                 (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
                 _ => {}
@@ -113,7 +115,7 @@ fn add_response(attributes: &mut Fields, response: &Value) {
     }
     let reasons = finish_reasons(response);
     if !reasons.is_empty() {
-        attributes.set("gen_ai.response.finish_reasons", array(reasons));
+        attributes.set("gen_ai.response.finish_reasons", reasons.finish());
     }
 }
 
@@ -127,22 +129,21 @@ fn reason_of(value: &Value) -> Option<String> {
 
 /// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
-fn finish_reasons(response: &Value) -> Vec<String> {
+fn finish_reasons(response: &Value) -> Array {
+    let mut reasons = Array::new();
     if let Some(Value::Array(choices)) = get(response, "choices") {
-        let mut reasons = Vec::new();
         for choice in choices {
-            reasons.extend(reason_of(choice));
+            if let Some(reason) = reason_of(choice) {
+                reasons.push(reason);
+            }
         }
-        return reasons;
-    }
-    if let Some(reason) = reason_of(response) {
-        return vec![reason];
-    }
-    if get(response, "object").and_then(Value::as_str) == Some("response") {
+    } else if let Some(reason) = reason_of(response) {
+        reasons.push(reason);
+    } else if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            return vec![text(status)];
+            reasons.push(text(status));
         }
     }
-    Vec::new()
+    reasons
 }

@@ -104,15 +104,43 @@ pub(crate) fn json(value: &Value) -> String {
 /// type.
 #[inline(never)]
 pub(crate) fn array(items: Vec<String>) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(item);
+    let mut out = Array::new();
+    for item in items {
+        out.push(item);
     }
-    out.push(']');
-    out
+    out.finish()
+}
+
+/// A JSON array written as its items come, each already JSON text: no list of strings to hold
+/// them until the end.
+pub(crate) struct Array(String);
+
+impl Array {
+    pub(crate) fn new() -> Self {
+        Array(String::from("["))
+    }
+
+    /// Appends an item, never empty as JSON text is not (taken by value: its drop is here, not
+    /// at every call site).
+    #[inline(never)]
+    pub(crate) fn push(&mut self, json: String) {
+        debug_assert!(!json.is_empty(), "an empty array item");
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        self.0.push_str(&json);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.len() == 1
+    }
+
+    /// The array as JSON text.
+    #[inline(never)]
+    pub(crate) fn finish(mut self) -> String {
+        self.0.push(']');
+        self.0
+    }
 }
 
 /// A small object of fixed shape, written as it is built: its fields must come sorted by key
@@ -242,7 +270,6 @@ mod tests {
         assert_eq!(array(vec![]), "[]");
         assert_eq!(array(vec!["1".to_owned()]), "[1]");
         assert_eq!(array(vec!["1".to_owned(), "2".to_owned(), "3".to_owned()]), "[1,2,3]");
-        assert_eq!(array(vec![String::new(), String::new()]), "[,]");
         assert_eq!(Fields::new().finish(), "{}");
         assert_eq!(Object::new().finish(), "{}");
     }

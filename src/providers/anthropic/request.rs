@@ -13,7 +13,7 @@ use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{array, field, index, json as json_text, text, Fields, Object};
+use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
@@ -58,7 +58,7 @@ fn sniff_media_type(base64: &str) -> Option<&'static str> {
 /// [`Turn`] with its blocks written as JSON text.
 struct WrittenTurn {
     role: String,
-    blocks: Vec<String>,
+    blocks: Array,
     has_results: bool,
 }
 
@@ -75,11 +75,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
-    let mut written = Vec::new();
+    let mut written = Array::new();
     for turn in turns {
-        written.push(Object::new().json("content", &array(turn.blocks)).str("role", &turn.role).finish());
+        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", &turn.role).finish());
     }
-    body.set("messages", array(written));
+    body.set("messages", written.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
         body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
@@ -97,20 +97,24 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
             text(&message.content.text())
         } else {
-            let mut blocks = Vec::new();
+            let mut blocks = Array::new();
             write_blocks(message, path, &mut blocks)?;
-            array(blocks)
+            blocks.finish()
         };
         let result = Object::new().json("content", &content).str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.has_results => turn.blocks.push(result),
-            _ => turns.push(WrittenTurn { role: "user".into(), blocks: vec![result], has_results: true }),
+            _ => {
+                let mut blocks = Array::new();
+                blocks.push(result);
+                turns.push(WrittenTurn { role: "user".into(), blocks, has_results: true })
+            }
         }
         return Ok(());
     }
     // A user turn after tool results joins the results' turn; anything else starts a turn.
     if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
-        turns.push(WrittenTurn { role: message.role.clone(), blocks: Vec::new(), has_results: false });
+        turns.push(WrittenTurn { role: message.role.clone(), blocks: Array::new(), has_results: false });
     }
     let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if message.role == "assistant" {
@@ -135,7 +139,7 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
 }
 
 /// [`content_blocks`] written as JSON text, onto `blocks`.
-fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Result<()> {
+fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()> {
     let parts = message.content.parts();
     let path = field(path, "content");
     for (j, part) in parts.iter().enumerate() {

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{array, field, index, json as json_text, text, Fields, Object};
+use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{parallel_tool_calls, split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
@@ -50,13 +50,13 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut wire = Vec::new();
+    let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
         wire.push(write_message(message, &index("messages", i))?);
     }
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
-    body.set("messages", array(wire));
+    body.set("messages", wire.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
@@ -81,11 +81,11 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     if calls.is_empty() {
         wire.remove(TOOL_CALLS);
     } else {
-        let mut written = Vec::new();
+        let mut written = Array::new();
         for call in &calls {
             written.push(write_openai_tool_call(call));
         }
-        wire.set(TOOL_CALLS, array(written));
+        wire.set(TOOL_CALLS, written.finish());
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
@@ -103,11 +103,11 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
 /// for Chat (`text_type` `None`) and Responses (`input_text` or `output_text`).
 pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&'static str>) -> Result<String> {
     let path = field(path, "content");
-    let mut written = Vec::new();
+    let mut written = Array::new();
     for (j, part) in parts.iter().enumerate() {
         written.push(write_part(part, &index(&path, j), text_type)?);
     }
-    Ok(array(written))
+    Ok(written.finish())
 }
 
 /// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type

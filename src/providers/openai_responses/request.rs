@@ -12,13 +12,13 @@ use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{array, index, json as json_text, text, Fields, Object};
+use crate::request::wire::{index, json as json_text, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
 use crate::tools::write_tools;
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut input = Vec::new();
+    let mut input = Array::new();
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
@@ -30,7 +30,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(instructions) = system_text(messages) {
         body.str("instructions", &instructions);
     }
-    body.set("input", array(input));
+    body.set("input", input.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
@@ -43,7 +43,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 }
 
 /// [`add_message`] written as JSON text.
-fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_calls: &mut Vec<String>) -> Result<()> {
+fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut Vec<String>) -> Result<()> {
     let call_id = message.tool_call_id().map(str::to_owned);
     let output = |id: String| {
         let output = Object::new().json("call_id", &id).str("output", &message.content.text());
