@@ -56,8 +56,8 @@ fn sniff_media_type(base64: &str) -> Option<&'static str> {
 }
 
 /// [`Turn`] with its blocks written as JSON text.
-struct WrittenTurn {
-    role: String,
+struct WrittenTurn<'m> {
+    role: &'m str,
     blocks: Array,
     has_results: bool,
 }
@@ -77,7 +77,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     }
     let mut written = Array::new();
     for turn in turns {
-        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", &turn.role).finish());
+        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
@@ -91,7 +91,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 }
 
 /// [`add_message`] written as JSON text.
-fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) -> Result<()> {
+fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTurn<'m>>) -> Result<()> {
     if message.role == "tool" {
         let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
@@ -107,14 +107,14 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
             _ => {
                 let mut blocks = Array::new();
                 blocks.push(result);
-                turns.push(WrittenTurn { role: "user".into(), blocks, has_results: true })
+                turns.push(WrittenTurn { role: "user", blocks, has_results: true })
             }
         }
         return Ok(());
     }
     // A user turn after tool results joins the results' turn; anything else starts a turn.
     if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
-        turns.push(WrittenTurn { role: message.role.clone(), blocks: Array::new(), has_results: false });
+        turns.push(WrittenTurn { role: &message.role, blocks: Array::new(), has_results: false });
     }
     let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if message.role == "assistant" {

@@ -44,27 +44,31 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 
 /// [`add_message`] written as JSON text.
 fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut Vec<String>) -> Result<()> {
-    let call_id = message.tool_call_id().map(str::to_owned);
-    let output = |id: String| {
-        let output = Object::new().json("call_id", &id).str("output", &message.content.text());
-        output.str("type", "function_call_output").finish()
+    let call_id = message.tool_call_id();
+    // `call_id` is `null` when neither the message nor the replayed item has one.
+    let output = |id: Option<&str>| {
+        let output = match id {
+            Some(id) => Object::new().str("call_id", id),
+            None => Object::new().json("call_id", "null"),
+        };
+        output.str("output", &message.content.text()).str("type", "function_call_output").finish()
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
-        let item_call_id = item.get("call_id").and_then(Value::as_str).map(str::to_owned);
-        if let Some(id) = &item_call_id {
-            if !sent_calls.contains(id) {
+        let item_call_id = item.get("call_id").and_then(Value::as_str);
+        if let Some(id) = item_call_id {
+            if !sent_calls.iter().any(|sent| sent == id) {
                 input.push(json_text(item));
-                sent_calls.push(id.clone());
+                sent_calls.push(id.to_owned());
             }
         } else {
             input.push(json_text(item));
         }
-        input.push(output(call_id.or(item_call_id).map_or_else(|| "null".to_owned(), |id| text(&id))));
+        input.push(output(call_id.or(item_call_id)));
         return Ok(());
     }
     if message.role == "tool" {
         let id = call_id.ok_or_else(|| missing_call_id(path))?;
-        input.push(output(text(&id)));
+        input.push(output(Some(id)));
         return Ok(());
     }
     let calls = message.tool_call_list(path)?;
