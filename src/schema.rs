@@ -15,14 +15,11 @@ use crate::text::concat;
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
-    match kind {
-        "integer" => "integer",
-        "float" => "number",
-        "boolean" => "boolean",
-        "array" => "array",
-        "object" => "object",
-        _ => "string",
-    }
+    const TYPES: [&str; 5] = ["integer", "number", "boolean", "array", "object"];
+    TYPES
+        .get(crate::json::key_index(kind.as_bytes(), "integer float boolean array object"))
+        .copied()
+        .unwrap_or("string")
 }
 
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out

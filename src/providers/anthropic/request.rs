@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
@@ -152,14 +153,12 @@ fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()>
 
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
-    let block_type = match part.kind.as_str() {
-        "text" => return Ok(Object::new().str("text", &part.value).str("type", "text").finish()),
-        "image" => "image",
-        "file" => "document",
-        "audio" => {
-            return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts"))
-        }
-        other => return Err(unknown_part(other, path)),
+    let block_type = match key_index(part.kind.as_bytes(), "text image file audio") {
+        0 => return Ok(Object::new().str("text", &part.value).str("type", "text").finish()),
+        1 => "image",
+        2 => "document",
+        3 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        _ => return Err(unknown_part(&part.kind, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
         Object::new().str("type", "url").str("url", &part.value).finish()

@@ -1,6 +1,7 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
 use crate::error::{Error, Result};
+use crate::json::key_index;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
@@ -30,14 +31,10 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
     let essence = crate::text::until(media_type, b';').trim().to_ascii_lowercase();
-    let format = match essence.as_str() {
-        "audio/wav" | "audio/x-wav" => "wav",
-        "audio/mp3" | "audio/mpeg" => "mp3",
-        "audio/flac" => "flac",
-        "audio/ogg" => "ogg",
-        other => other.strip_prefix("audio/").unwrap_or(other),
-    };
-    format.to_owned()
+    const FORMATS: [&str; 6] = ["wav", "wav", "mp3", "mp3", "flac", "ogg"];
+    let known = key_index(essence.as_bytes(), "audio/wav audio/x-wav audio/mp3 audio/mpeg audio/flac audio/ogg");
+    let format = FORMATS.get(known).copied();
+    format.unwrap_or_else(|| essence.strip_prefix("audio/").unwrap_or(&essence)).to_owned()
 }
 
 #[inline(never)]
@@ -116,23 +113,23 @@ pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&
 fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -> Result<String> {
     let chat = text_type.is_none();
     let mut item = Fields::new();
-    let (kind, nested) = match part.kind.as_str() {
-        "text" => {
+    let (kind, nested) = match key_index(part.kind.as_bytes(), "text image audio file") {
+        0 => {
             item.str("text", &part.value);
             (text_type.unwrap_or("text"), false)
         }
-        "image" => {
+        1 => {
             item.str(if chat { "url" } else { "image_url" }, &part.value);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
                 item.str("detail", detail);
             }
             (if chat { "image_url" } else { "input_image" }, chat)
         }
-        "audio" => {
+        2 => {
             item.set("input_audio", write_audio(part, path)?);
             ("input_audio", false)
         }
-        "file" => {
+        3 => {
             let key = match (part.value.starts_with("data:"), chat) {
                 (true, _) => "file_data",
                 (false, true) => "url",
@@ -141,7 +138,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -
             item.str(key, &part.value);
             (if chat { "file" } else { "input_file" }, chat)
         }
-        other => return Err(unknown_part(other, path)),
+        _ => return Err(unknown_part(&part.kind, path)),
     };
     if nested {
         return Ok(Object::new().json(kind, &item.finish()).str("type", kind).finish());
