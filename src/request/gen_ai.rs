@@ -26,14 +26,18 @@ const NOT_OPTIONS: &[&str] = &[
 
 /// The semantic-convention name of a request option, where one exists.
 fn option_attribute(key: &str) -> String {
-    let name = match key {
-        "max_completion_tokens" | "max_tokens" | "max_output_tokens" => "max_tokens",
-        "stop" | "stop_sequences" => "stop_sequences",
-        "n" => "choice.count",
-        "encoding_format" => "encoding_formats",
-        other => other,
-    };
-    concat(&["gen_ai.request.", name])
+    const KEYS: &str = "max_completion_tokens max_tokens max_output_tokens stop stop_sequences n encoding_format";
+    const NAMES: [&str; 7] = [
+        "max_tokens",
+        "max_tokens",
+        "max_tokens",
+        "stop_sequences",
+        "stop_sequences",
+        "choice.count",
+        "encoding_formats",
+    ];
+    let name = NAMES.get(crate::json::key_index(key.as_bytes(), KEYS)).copied();
+    concat(&["gen_ai.request.", name.unwrap_or(key)])
 }
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
