@@ -92,11 +92,11 @@ fn write_options(options: &ModelOptions, names: &Names, body: &mut Fields) {
         }
     }
     if let (Some(name), Some(stop)) = (names[7], &options.stop_sequences) {
-        let mut written = Vec::new();
+        let mut written = wire::Array::new();
         for s in stop {
             written.push(wire::text(s));
         }
-        body.set_absent(name, wire::array(written));
+        body.set_absent(name, written.finish());
     }
     write_absent(body, &options.additional_properties);
 }

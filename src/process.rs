@@ -235,12 +235,20 @@ struct Extra {
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
     let mut b = MessageBuilder::new(Limits::default(), provider);
     let (mut extra, mut has_choices) = (Extra::default(), true);
+    // Each body is dropped before the `?` on what it fed: one drop, not one per exit.
     match api {
-        Api::Anthropic => anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?,
+        Api::Anthropic => {
+            let body = anthropic::response::MessageBody::read(text).map_err(invalid_body)?;
+            let fed = body.feed(&mut b);
+            drop(body);
+            fed?
+        }
         Api::Responses => {
             let body = openai_responses::response::ResponseBody::read(text).map_err(invalid_body)?;
             extra.output_text = body.output_text.as_deref().map(str::to_owned);
-            extra.refusal = body.feed(&mut b)?;
+            let fed = body.feed(&mut b);
+            drop(body);
+            extra.refusal = fed?;
         }
         _ => {
             let body = openai_chat::response::Completion::read(text).map_err(invalid_body)?;

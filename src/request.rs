@@ -35,12 +35,13 @@ impl Api {
         if agent.model.provider() == "anthropic" {
             return Ok(Api::Anthropic);
         }
-        match agent.model.api_type() {
-            "chat" => Ok(Api::OpenAiChat),
-            "responses" => Ok(Api::OpenAiResponses),
-            "embedding" => Ok(Api::OpenAiEmbeddings),
-            "image" => Ok(Api::OpenAiImages),
-            other => Err(Error::invalid_input(
+        let other = agent.model.api_type();
+        match crate::json::key_index(other.as_bytes(), "chat responses embedding image") {
+            0 => Ok(Api::OpenAiChat),
+            1 => Ok(Api::OpenAiResponses),
+            2 => Ok(Api::OpenAiEmbeddings),
+            3 => Ok(Api::OpenAiImages),
+            _ => Err(Error::invalid_input(
                 "agent.model.apiType",
                 text::concat(&["unknown apiType `", other, "` (chat, responses, embedding, image)"]),
             )),

@@ -10,18 +10,16 @@ use serde_json::{Map, Value};
 
 use crate::json::value;
 use crate::model::Property;
-use crate::request::wire::{array, json as json_text, member, object, text, Fields};
+use crate::request::wire::{json as json_text, member, text, Array, Fields};
+use crate::text::concat;
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
-    match kind {
-        "integer" => "integer",
-        "float" => "number",
-        "boolean" => "boolean",
-        "array" => "array",
-        "object" => "object",
-        _ => "string",
-    }
+    const TYPES: [&str; 5] = ["integer", "number", "boolean", "array", "object"];
+    TYPES
+        .get(crate::json::key_index(kind.as_bytes(), "integer float boolean array object"))
+        .copied()
+        .unwrap_or("string")
 }
 
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
@@ -194,7 +192,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         let mut properties = Fields::new();
         // The names as JSON text: the declared ones first, in their order, then the others.
-        let mut required = Vec::new();
+        let mut required = Array::new();
         if let Some(Value::Object(props)) = member(map, "properties") {
             for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(*name)) {
                 let optional = !was_required.contains(&name.as_str());
@@ -213,7 +211,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         out.set("properties", properties.finish());
         if bound.is_empty() || !required.is_empty() {
-            out.set("required", array(required));
+            out.set("required", required.finish());
         } else {
             out.remove("required");
         }
@@ -225,7 +223,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             out.set("properties", properties.finish());
         }
         if let Some(Value::Array(names)) = member(map, "required") {
-            let mut kept = Vec::new();
+            let mut kept = Array::new();
             for name in names {
                 if !matches!(name.as_str(), Some(n) if bound.contains_key(n)) {
                     kept.push(json_text(name));
@@ -234,7 +232,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             if kept.is_empty() {
                 out.remove("required");
             } else {
-                out.set("required", array(kept));
+                out.set("required", kept.finish());
             }
         }
     }
@@ -244,11 +242,11 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         for &key in &["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(options)) = member(map, key) {
-                let mut written = Vec::new();
+                let mut written = Array::new();
                 for option in options {
                     written.push(write_schema(option, true, false, &unbound));
                 }
-                out.set(key, array(written));
+                out.set(key, written.finish());
             }
         }
         for &key in &["$defs", "definitions"] {
@@ -267,10 +265,10 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
-            Some(Value::String(kind)) => out.set("type", array(vec![text(kind), text("null")])),
+            Some(Value::String(kind)) => out.set("type", concat(&["[", &text(kind), ",\"null\"]"])),
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
-            Some(Value::Array(kinds)) => out.set("type", with_last(kinds, text("null"))),
-            _ => return object([("anyOf", array(vec![out.finish(), object([("type", text("null"))])]))]),
+            Some(Value::Array(kinds)) => out.set("type", with_last(kinds, r#""null""#.to_owned())),
+            _ => return concat(&[r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#]),
         }
     }
     out.finish()
@@ -278,12 +276,12 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
 
 /// `values` and then `last` (JSON text), as a JSON array.
 fn with_last(values: &[Value], last: String) -> String {
-    let mut written = Vec::with_capacity(values.len() + 1);
+    let mut written = Array::new();
     for value in values {
         written.push(json_text(value));
     }
     written.push(last);
-    array(written)
+    written.finish()
 }
 
 #[cfg(test)]

@@ -275,9 +275,9 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
     let tool = Obj::new(value, path)?;
     let kind_name = tool.req_str("kind")?;
     let name = tool.req_str("name")?;
-    let kind = match kind_name.as_str() {
-        "function" => ToolKind::Function { parameters: tool.properties("parameters")? },
-        "prompty" => {
+    let kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
+        0 => ToolKind::Function { parameters: tool.properties("parameters")? },
+        1 => {
             let child_path = tool.at("child");
             let child = match tool.get("child") {
                 Some(child) => Obj::new(child, &child_path)?,
@@ -294,14 +294,14 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
                 child_inputs: child.properties("inputs")?,
             }
         }
-        "mcp" => ToolKind::Mcp {
+        2 => ToolKind::Mcp {
             server_name: tool.opt_str("serverName")?,
             allowed_tools: tool.strings("allowedTools")?,
             tools: read_mcp_tools(&tool, &name)?,
         },
-        "openapi" => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
-        other => ToolKind::Custom {
-            kind: other.to_owned(),
+        3 => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
+        _ => ToolKind::Custom {
+            kind: kind_name,
             parameters_schema: tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone())),
         },
     };

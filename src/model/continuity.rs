@@ -15,7 +15,7 @@ use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
-use crate::request::wire::{field, get, index, json, object, text};
+use crate::request::wire::{field, get, index, json, Object};
 use crate::text::concat;
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
@@ -80,8 +80,8 @@ pub fn openai_tool_call(call: &ToolCall) -> Value {
 
 /// [`openai_tool_call`] as JSON text.
 pub(crate) fn write_openai_tool_call(call: &ToolCall) -> String {
-    let function = object([("name", text(&call.name)), ("arguments", text(&call.arguments))]);
-    object([("id", text(&call.id)), ("type", text("function")), ("function", function)])
+    let function = Object::new().str("arguments", &call.arguments).str("name", &call.name).finish();
+    Object::new().json("function", &function).str("id", &call.id).str("type", "function").finish()
 }
 
 impl FinalMessage {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::json::value::parse_value;
 use crate::model::Agent;
-use crate::request::wire::{array, get, text, to_value, Fields};
+use crate::request::wire::{get, text, to_value, Array, Fields};
 use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
@@ -26,14 +26,18 @@ const NOT_OPTIONS: &[&str] = &[
 
 /// The semantic-convention name of a request option, where one exists.
 fn option_attribute(key: &str) -> String {
-    let name = match key {
-        "max_completion_tokens" | "max_tokens" | "max_output_tokens" => "max_tokens",
-        "stop" | "stop_sequences" => "stop_sequences",
-        "n" => "choice.count",
-        "encoding_format" => "encoding_formats",
-        other => other,
-    };
-    concat(&["gen_ai.request.", name])
+    const KEYS: &str = "max_completion_tokens max_tokens max_output_tokens stop stop_sequences n encoding_format";
+    const NAMES: [&str; 7] = [
+        "max_tokens",
+        "max_tokens",
+        "max_tokens",
+        "stop_sequences",
+        "stop_sequences",
+        "choice.count",
+        "encoding_formats",
+    ];
+    let name = NAMES.get(crate::json::key_index(key.as_bytes(), KEYS)).copied();
+    concat(&["gen_ai.request.", name.unwrap_or(key)])
 }
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
@@ -73,7 +77,9 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
             match (key.as_str(), value) {
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {
-                    attributes.set(&option_attribute(key), array(vec![text(s)]))
+                    let mut one = Array::new();
+                    one.push(text(s));
+                    attributes.set(&option_attribute(key), one.finish())
                 }
                 (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
                 _ => {}
@@ -113,7 +119,7 @@ fn add_response(attributes: &mut Fields, response: &Value) {
     }
     let reasons = finish_reasons(response);
     if !reasons.is_empty() {
-        attributes.set("gen_ai.response.finish_reasons", array(reasons));
+        attributes.set("gen_ai.response.finish_reasons", reasons.finish());
     }
 }
 
@@ -127,22 +133,21 @@ fn reason_of(value: &Value) -> Option<String> {
 
 /// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
-fn finish_reasons(response: &Value) -> Vec<String> {
+fn finish_reasons(response: &Value) -> Array {
+    let mut reasons = Array::new();
     if let Some(Value::Array(choices)) = get(response, "choices") {
-        let mut reasons = Vec::new();
         for choice in choices {
-            reasons.extend(reason_of(choice));
+            if let Some(reason) = reason_of(choice) {
+                reasons.push(reason);
+            }
         }
-        return reasons;
-    }
-    if let Some(reason) = reason_of(response) {
-        return vec![reason];
-    }
-    if get(response, "object").and_then(Value::as_str) == Some("response") {
+    } else if let Some(reason) = reason_of(response) {
+        reasons.push(reason);
+    } else if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            return vec![text(status)];
+            reasons.push(text(status));
         }
     }
-    Vec::new()
+    reasons
 }

@@ -99,27 +99,29 @@ impl HttpRequest {
         for (name, value) in &self.headers {
             headers.str(name, value);
         }
-        wire::object([
-            ("url", wire::text(&self.url)),
-            ("method", wire::text(self.method)),
-            ("headers", headers.finish()),
-            ("body", wire::text(&self.body)),
-        ])
+        wire::Object::new()
+            .str("body", &self.body)
+            .json("headers", &headers.finish())
+            .str("method", self.method)
+            .str("url", &self.url)
+            .finish()
     }
 }
 
-/// The API root of providers whose address is public and fixed.
+/// The API root of providers whose address is public and fixed (`URLS` in the order of the
+/// provider names looked up).
 fn default_base_url(provider: &str) -> Option<&'static str> {
-    Some(match provider {
-        "openai" => "https://api.openai.com/v1",
-        "anthropic" => "https://api.anthropic.com/v1",
-        "groq" => "https://api.groq.com/openai/v1",
-        "deepseek" => "https://api.deepseek.com/v1",
-        "mistral" => "https://api.mistral.ai/v1",
-        "openrouter" => "https://openrouter.ai/api/v1",
-        "ollama" => "http://localhost:11434/v1",
-        _ => return None,
-    })
+    const URLS: [&str; 7] = [
+        "https://api.openai.com/v1",
+        "https://api.anthropic.com/v1",
+        "https://api.groq.com/openai/v1",
+        "https://api.deepseek.com/v1",
+        "https://api.mistral.ai/v1",
+        "https://openrouter.ai/api/v1",
+        "http://localhost:11434/v1",
+    ];
+    let at = crate::json::key_index(provider.as_bytes(), "openai anthropic groq deepseek mistral openrouter ollama");
+    URLS.get(at).copied()
 }
 
 fn endpoint(api: Api) -> &'static str {

@@ -104,29 +104,98 @@ pub(crate) fn json(value: &Value) -> String {
 /// type.
 #[inline(never)]
 pub(crate) fn array(items: Vec<String>) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    let mut out = Array::new();
+    for item in items {
+        out.push(item);
+    }
+    out.finish()
+}
+
+/// A JSON array written as its items come, each already JSON text: no list of strings to hold
+/// them until the end.
+pub(crate) struct Array(String);
+
+impl Array {
+    pub(crate) fn new() -> Self {
+        Array(String::from("["))
+    }
+
+    /// Appends an item, never empty as JSON text is not (taken by value: its drop is here, not
+    /// at every call site).
+    #[inline(never)]
+    pub(crate) fn push(&mut self, json: String) {
+        debug_assert!(!json.is_empty(), "an empty array item");
+        if self.0.len() > 1 {
+            self.0.push(',');
         }
-        out.push_str(item);
+        self.0.push_str(&json);
     }
-    out.push(']');
-    out
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.len() == 1
+    }
+
+    /// The array as JSON text.
+    #[inline(never)]
+    pub(crate) fn finish(mut self) -> String {
+        self.0.push(']');
+        self.0
+    }
 }
 
-/// An object of `(key, JSON text)` pairs, the usual way to write a small fixed shape.
-pub(crate) fn object<const N: usize>(mut fields: [(&str, String); N]) -> String {
-    object_of(&mut fields)
+/// A small object of fixed shape, written as it is built: its fields must come sorted by key
+/// (the order [`Fields`] and serde_json write them in; checked in debug builds), and each value
+/// is written in place, with no field list to sort and no string held per value.
+pub(crate) struct Object {
+    out: String,
+    #[cfg(debug_assertions)]
+    last: &'static str,
 }
 
-#[inline(never)]
-fn object_of(fields: &mut [(&str, String)]) -> String {
-    let mut object = Fields::new();
-    for (key, value) in fields {
-        object.set(key, std::mem::take(value));
+impl Object {
+    pub(crate) fn new() -> Self {
+        Object {
+            out: String::from("{"),
+            #[cfg(debug_assertions)]
+            last: "",
+        }
     }
-    object.finish()
+
+    fn key(&mut self, key: &'static str) {
+        #[cfg(debug_assertions)]
+        {
+            assert!(self.out.len() == 1 || self.last < key, "object keys out of order: {} then {key}", self.last);
+            self.last = key;
+        }
+        if self.out.len() > 1 {
+            self.out.push(',');
+        }
+        write::string(&mut self.out, key);
+        self.out.push(':');
+    }
+
+    /// Adds `key` with the string `value`.
+    #[inline(never)]
+    pub(crate) fn str(mut self, key: &'static str, value: &str) -> Self {
+        self.key(key);
+        write::string(&mut self.out, value);
+        self
+    }
+
+    /// Adds `key` with the JSON text `json`.
+    #[inline(never)]
+    pub(crate) fn json(mut self, key: &'static str, json: &str) -> Self {
+        self.key(key);
+        self.out.push_str(json);
+        self
+    }
+
+    /// The object as JSON text.
+    #[inline(never)]
+    pub(crate) fn finish(mut self) -> String {
+        self.out.push('}');
+        self.out
+    }
 }
 
 /// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
@@ -196,12 +265,12 @@ mod tests {
 
     #[test]
     fn objects_and_arrays_match_serde_json() {
-        let written = object([("type", text("t")), ("data", array(vec![text("é"), json(&json!(null))]))]);
+        let written = Object::new().json("data", &array(vec![text("é"), json(&json!(null))])).str("type", "t").finish();
         assert_eq!(written, json!({"type": "t", "data": ["é", null]}).to_string());
         assert_eq!(array(vec![]), "[]");
         assert_eq!(array(vec!["1".to_owned()]), "[1]");
         assert_eq!(array(vec!["1".to_owned(), "2".to_owned(), "3".to_owned()]), "[1,2,3]");
-        assert_eq!(array(vec![String::new(), String::new()]), "[,]");
         assert_eq!(Fields::new().finish(), "{}");
+        assert_eq!(Object::new().finish(), "{}");
     }
 }

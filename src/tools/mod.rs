@@ -13,7 +13,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{array, field, get, index, object, text, Fields};
+use crate::request::wire::{field, get, index, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
@@ -54,7 +54,7 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 /// the envelope of `api`; the result is the request's `tools` array, `None` when empty.
 pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
     let anthropic = api == Api::Anthropic;
-    let mut written = Vec::new();
+    let mut written = Array::new();
     for (i, tool) in tools.iter().enumerate() {
         let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
         for def in projected {
@@ -70,7 +70,7 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
                 function.bool("strict", true);
             }
             written.push(match api {
-                Api::OpenAiChat => object([("type", text("function")), ("function", function.finish())]),
+                Api::OpenAiChat => Object::new().json("function", &function.finish()).str("type", "function").finish(),
                 Api::OpenAiResponses => {
                     function.str("type", "function");
                     function.finish()
@@ -79,7 +79,7 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
             });
         }
     }
-    Ok(Some(written).filter(|w| !w.is_empty()).map(array))
+    Ok(Some(written).filter(|w| !w.is_empty()).map(Array::finish))
 }
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which

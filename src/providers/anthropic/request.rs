@@ -8,12 +8,13 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
+use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
@@ -56,9 +57,9 @@ fn sniff_media_type(base64: &str) -> Option<&'static str> {
 }
 
 /// [`Turn`] with its blocks written as JSON text.
-struct WrittenTurn {
-    role: String,
-    blocks: Vec<String>,
+struct WrittenTurn<'m> {
+    role: &'m str,
+    blocks: Array,
     has_results: bool,
 }
 
@@ -75,15 +76,15 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
-    let mut written = Vec::new();
+    let mut written = Array::new();
     for turn in turns {
-        written.push(object([("role", text(&turn.role)), ("content", array(turn.blocks))]));
+        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", turn.role).finish());
     }
-    body.set("messages", array(written));
+    body.set("messages", written.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
         body.set("tools", tools);
         if agent.model.options.allow_multiple_tool_calls == Some(false) {
-            body.set("tool_choice", object([("type", text("auto")), ("disable_parallel_tool_use", "true".into())]));
+            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
         }
     }
     write_anthropic(&agent.model.options, &mut body);
@@ -91,26 +92,30 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 }
 
 /// [`add_message`] written as JSON text.
-fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) -> Result<()> {
+fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTurn<'m>>) -> Result<()> {
     if message.role == "tool" {
         let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
         let content = if message.content.parts().iter().all(ContentPart::is_text) {
             text(&message.content.text())
         } else {
-            let mut blocks = Vec::new();
+            let mut blocks = Array::new();
             write_blocks(message, path, &mut blocks)?;
-            array(blocks)
+            blocks.finish()
         };
-        let result = object([("type", text("tool_result")), ("tool_use_id", text(id)), ("content", content)]);
+        let result = Object::new().json("content", &content).str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.has_results => turn.blocks.push(result),
-            _ => turns.push(WrittenTurn { role: "user".into(), blocks: vec![result], has_results: true }),
+            _ => {
+                let mut blocks = Array::new();
+                blocks.push(result);
+                turns.push(WrittenTurn { role: "user", blocks, has_results: true })
+            }
         }
         return Ok(());
     }
     // A user turn after tool results joins the results' turn; anything else starts a turn.
     if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
-        turns.push(WrittenTurn { role: message.role.clone(), blocks: Vec::new(), has_results: false });
+        turns.push(WrittenTurn { role: &message.role, blocks: Array::new(), has_results: false });
     }
     let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if message.role == "assistant" {
@@ -128,18 +133,14 @@ fn write_message(message: &Message, path: &str, turns: &mut Vec<WrittenTurn>) ->
                 concat(&["the arguments of tool call `", &call.id, "` are not a JSON object"]),
             )
         })?;
-        blocks.push(object([
-            ("type", text("tool_use")),
-            ("id", text(&call.id)),
-            ("name", text(&call.name)),
-            ("input", json_text(&input)),
-        ]));
+        let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
+        blocks.push(block.str("type", "tool_use").finish());
     }
     Ok(())
 }
 
 /// [`content_blocks`] written as JSON text, onto `blocks`.
-fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Result<()> {
+fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()> {
     let parts = message.content.parts();
     let path = field(path, "content");
     for (j, part) in parts.iter().enumerate() {
@@ -152,20 +153,18 @@ fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Resu
 
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
-    let block_type = match part.kind.as_str() {
-        "text" => return Ok(object([("type", text("text")), ("text", text(&part.value))])),
-        "image" => "image",
-        "file" => "document",
-        "audio" => {
-            return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts"))
-        }
-        other => return Err(unknown_part(other, path)),
+    let block_type = match key_index(part.kind.as_bytes(), "text image file audio") {
+        0 => return Ok(Object::new().str("text", &part.value).str("type", "text").finish()),
+        1 => "image",
+        2 => "document",
+        3 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        _ => return Err(unknown_part(&part.kind, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
-        object([("type", text("url")), ("url", text(&part.value))])
+        Object::new().str("type", "url").str("url", &part.value).finish()
     } else {
         let (media_type, data) = media_and_data(part, path)?;
-        object([("type", text("base64")), ("media_type", text(media_type)), ("data", text(data))])
+        Object::new().str("data", data).str("media_type", media_type).str("type", "base64").finish()
     };
-    Ok(object([("type", text(block_type)), ("source", source)]))
+    Ok(Object::new().json("source", &source).str("type", block_type).finish())
 }

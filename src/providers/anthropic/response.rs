@@ -115,8 +115,9 @@ impl<'a> ContentBlock<'a> {
 
 impl MessageBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
-    /// (which the caller then ends).
-    pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<()> {
+    /// (which the caller then ends). The body and each block are read by reference and dropped
+    /// once, so no early return carries drops of its own.
+    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
@@ -124,32 +125,14 @@ impl MessageBody<'_> {
             return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
         }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
-        for (index, raw) in self.content.unwrap_or_default().into_iter().enumerate() {
-            let Some(block) = ContentBlock::read(raw) else {
-                b.other_block(0, "unknown", RawJson::from_valid(raw));
-                continue;
-            };
-            b.break_block(0);
-            match block.kind.as_deref().unwrap_or("") {
-                "text" => {
-                    b.text(0, block.text.as_deref().unwrap_or(""))?;
-                    for citation in block.citations.unwrap_or_default() {
-                        b.citation(0, RawJson::from_valid(citation));
-                    }
+        for (index, raw) in self.content.iter().flatten().enumerate() {
+            match ContentBlock::read(raw) {
+                Some(block) => {
+                    let fed = block.feed(b, raw, index);
+                    drop(block);
+                    fed?
                 }
-                "thinking" => {
-                    b.reasoning(0, block.thinking.as_deref().unwrap_or(""))?;
-                    b.reasoning_signature(0, block.signature.as_deref().unwrap_or(""));
-                }
-                "redacted_thinking" => b.redacted_reasoning(0, block.data.as_deref().unwrap_or("")),
-                "tool_use" => {
-                    let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
-                    let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
-                    let arguments = block.input.map_or_else(|| "{}".to_owned(), minify);
-                    b.tool_arguments(0, at, &arguments)?;
-                    b.end_tool_call(0, at);
-                }
-                other => b.other_block(0, other, RawJson::from_valid(raw)),
+                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
             }
         }
         if let Some(raw) = self.stop_reason.as_deref() {
@@ -157,6 +140,35 @@ impl MessageBody<'_> {
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
+        }
+        Ok(())
+    }
+}
+
+impl ContentBlock<'_> {
+    /// The block, the `index`th of the body, replayed into `b`; `raw` is its text.
+    fn feed(&self, b: &mut MessageBuilder, raw: &str, index: usize) -> Result<()> {
+        b.break_block(0);
+        match self.kind.as_deref().unwrap_or("") {
+            "text" => {
+                b.text(0, self.text.as_deref().unwrap_or(""))?;
+                for citation in self.citations.iter().flatten() {
+                    b.citation(0, RawJson::from_valid(citation));
+                }
+            }
+            "thinking" => {
+                b.reasoning(0, self.thinking.as_deref().unwrap_or(""))?;
+                b.reasoning_signature(0, self.signature.as_deref().unwrap_or(""));
+            }
+            "redacted_thinking" => b.redacted_reasoning(0, self.data.as_deref().unwrap_or("")),
+            "tool_use" => {
+                let (id, name) = (self.id.as_deref().unwrap_or(""), self.name.as_deref().unwrap_or(""));
+                let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
+                let arguments = self.input.map_or_else(|| "{}".to_owned(), minify);
+                b.tool_arguments(0, at, &arguments)?;
+                b.end_tool_call(0, at);
+            }
+            other => b.other_block(0, other, RawJson::from_valid(raw)),
         }
         Ok(())
     }

@@ -1,10 +1,11 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
 use crate::error::{Error, Result};
+use crate::json::key_index;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{array, field, index, json as json_text, object, text, Fields};
+use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{parallel_tool_calls, split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
@@ -30,14 +31,10 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
     let essence = crate::text::until(media_type, b';').trim().to_ascii_lowercase();
-    let format = match essence.as_str() {
-        "audio/wav" | "audio/x-wav" => "wav",
-        "audio/mp3" | "audio/mpeg" => "mp3",
-        "audio/flac" => "flac",
-        "audio/ogg" => "ogg",
-        other => other.strip_prefix("audio/").unwrap_or(other),
-    };
-    format.to_owned()
+    const FORMATS: [&str; 6] = ["wav", "wav", "mp3", "mp3", "flac", "ogg"];
+    let known = key_index(essence.as_bytes(), "audio/wav audio/x-wav audio/mp3 audio/mpeg audio/flac audio/ogg");
+    let format = FORMATS.get(known).copied();
+    format.unwrap_or_else(|| essence.strip_prefix("audio/").unwrap_or(&essence)).to_owned()
 }
 
 #[inline(never)]
@@ -50,13 +47,13 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut wire = Vec::new();
+    let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
         wire.push(write_message(message, &index("messages", i))?);
     }
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
-    body.set("messages", array(wire));
+    body.set("messages", wire.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
@@ -81,11 +78,11 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     if calls.is_empty() {
         wire.remove(TOOL_CALLS);
     } else {
-        let mut written = Vec::new();
+        let mut written = Array::new();
         for call in &calls {
             written.push(write_openai_tool_call(call));
         }
-        wire.set(TOOL_CALLS, array(written));
+        wire.set(TOOL_CALLS, written.finish());
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
@@ -101,38 +98,38 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
 
 /// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),
 /// for Chat (`text_type` `None`) and Responses (`input_text` or `output_text`).
-pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&str>) -> Result<String> {
+pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&'static str>) -> Result<String> {
     let path = field(path, "content");
-    let mut written = Vec::new();
+    let mut written = Array::new();
     for (j, part) in parts.iter().enumerate() {
         written.push(write_part(part, &index(&path, j), text_type)?);
     }
-    Ok(array(written))
+    Ok(written.finish())
 }
 
 /// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type
 /// (`{type: "image_url", image_url: {url, detail?}}`); Responses lays every part flat
 /// (`{type: "input_image", image_url, detail?}`).
-fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result<String> {
+fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -> Result<String> {
     let chat = text_type.is_none();
     let mut item = Fields::new();
-    let (kind, nested) = match part.kind.as_str() {
-        "text" => {
+    let (kind, nested) = match key_index(part.kind.as_bytes(), "text image audio file") {
+        0 => {
             item.str("text", &part.value);
             (text_type.unwrap_or("text"), false)
         }
-        "image" => {
+        1 => {
             item.str(if chat { "url" } else { "image_url" }, &part.value);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
                 item.str("detail", detail);
             }
             (if chat { "image_url" } else { "input_image" }, chat)
         }
-        "audio" => {
+        2 => {
             item.set("input_audio", write_audio(part, path)?);
             ("input_audio", false)
         }
-        "file" => {
+        3 => {
             let key = match (part.value.starts_with("data:"), chat) {
                 (true, _) => "file_data",
                 (false, true) => "url",
@@ -141,10 +138,10 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result
             item.str(key, &part.value);
             (if chat { "file" } else { "input_file" }, chat)
         }
-        other => return Err(unknown_part(other, path)),
+        _ => return Err(unknown_part(&part.kind, path)),
     };
     if nested {
-        return Ok(object([("type", text(kind)), (kind, item.finish())]));
+        return Ok(Object::new().json(kind, &item.finish()).str("type", kind).finish());
     }
     item.str("type", kind);
     Ok(item.finish())
@@ -153,7 +150,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&str>) -> Result
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
 pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
     let (data, format) = audio_data(part, path)?;
-    Ok(object([("data", text(data)), ("format", text(&format))]))
+    Ok(Object::new().str("data", data).str("format", &format).finish())
 }
 
 /// The structured output format (`None` without outputs): Chat's `response_format`
@@ -171,7 +168,7 @@ pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<
         format.str("type", "json_schema");
         return Some(format.finish());
     }
-    Some(object([("type", text("json_schema")), ("json_schema", format.finish())]))
+    Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! calls, refusals).
 
 use super::map_finish_reason;
-use super::stream::{apply_delta, read_chunk, Chunk};
+use super::stream::{apply_delta, read_chunk, Choice, Chunk};
 /// The usage reader the Responses API shares (its module is private to this provider).
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
@@ -34,29 +34,49 @@ impl Completion<'_> {
     /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]` (which the caller
     /// then ends).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<ChatExtras> {
-        let body = self.0;
+        let mut body = self.0;
         if let Some(error) = &body.error {
             return Err(provider_error(error));
         }
         b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref());
         let usage = body.usage();
+        let choices = std::mem::take(&mut body.choices);
+        drop(body);
+        // The loop breaks on an error rather than returning from it: the remaining choices are
+        // dropped once, not on every exit.
         let mut extras = ChatExtras::default();
-        for (position, choice) in body.choices.into_iter().enumerate() {
+        let mut fed = Ok(());
+        for (position, choice) in choices.into_iter().enumerate() {
             extras.has_choices = true;
-            let index = choice.index.unwrap_or(position as u32);
-            if let Some(message) = choice.delta {
-                if position == 0 {
-                    extras.refusal = message.refusal.as_deref().map(str::to_owned);
-                }
-                apply_delta(b, index, message)?;
-            }
-            if let Some(raw) = choice.finish_reason.as_deref() {
-                b.finish_reason(index, map_finish_reason(raw), raw)?;
+            fed = feed_choice(b, position, choice, &mut extras.refusal);
+            if fed.is_err() {
+                break;
             }
         }
+        fed?;
         if let Some(usage) = usage {
             b.set_usage(usage);
         }
         Ok(extras)
     }
+}
+
+/// The `position`th choice replayed into `b`; the first one's refusal goes to `refusal`.
+fn feed_choice(
+    b: &mut MessageBuilder,
+    position: usize,
+    choice: Choice<'_>,
+    refusal: &mut Option<String>,
+) -> Result<()> {
+    let index = choice.index.unwrap_or(position as u32);
+    if let Some(message) = choice.delta {
+        if position == 0 {
+            *refusal = message.refusal.as_deref().map(str::to_owned);
+        }
+        apply_delta(b, index, message)?;
+    }
+    if let Some(raw) = choice.finish_reason.as_deref() {
+        b.finish_reason(index, map_finish_reason(raw), raw)?;
+    }
+    Ok(())
 }

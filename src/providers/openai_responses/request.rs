@@ -12,13 +12,13 @@ use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{array, index, json as json_text, object, text, Fields};
+use crate::request::wire::{index, json as json_text, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
 use crate::tools::write_tools;
 
 /// The request body, as JSON text to be (see `request::wire`).
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut input = Vec::new();
+    let mut input = Array::new();
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
@@ -30,53 +30,55 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     if let Some(instructions) = system_text(messages) {
         body.str("instructions", &instructions);
     }
-    body.set("input", array(input));
+    body.set("input", input.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
         body.set("tools", tools);
         parallel_tool_calls(&mut body, &agent.model.options);
     }
     if let Some(format) = write_response_format(&agent.outputs, true) {
-        body.set("text", object([("format", format)]));
+        body.set("text", Object::new().json("format", &format).finish());
     }
     write_openai_responses(&agent.model.options, &mut body);
     Ok(body)
 }
 
 /// [`add_message`] written as JSON text.
-fn write_message(message: &Message, path: &str, input: &mut Vec<String>, sent_calls: &mut Vec<String>) -> Result<()> {
-    let call_id = message.tool_call_id().map(str::to_owned);
-    let output = |id: String| {
-        object([("type", text("function_call_output")), ("call_id", id), ("output", text(&message.content.text()))])
+fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut Vec<String>) -> Result<()> {
+    let call_id = message.tool_call_id();
+    // `call_id` is `null` when neither the message nor the replayed item has one.
+    let output = |id: Option<&str>| {
+        let output = match id {
+            Some(id) => Object::new().str("call_id", id),
+            None => Object::new().json("call_id", "null"),
+        };
+        output.str("output", &message.content.text()).str("type", "function_call_output").finish()
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
-        let item_call_id = item.get("call_id").and_then(Value::as_str).map(str::to_owned);
-        if let Some(id) = &item_call_id {
-            if !sent_calls.contains(id) {
+        let item_call_id = item.get("call_id").and_then(Value::as_str);
+        if let Some(id) = item_call_id {
+            if !sent_calls.iter().any(|sent| sent == id) {
                 input.push(json_text(item));
-                sent_calls.push(id.clone());
+                sent_calls.push(id.to_owned());
             }
         } else {
             input.push(json_text(item));
         }
-        input.push(output(call_id.or(item_call_id).map_or_else(|| "null".to_owned(), |id| text(&id))));
+        input.push(output(call_id.or(item_call_id)));
         return Ok(());
     }
     if message.role == "tool" {
         let id = call_id.ok_or_else(|| missing_call_id(path))?;
-        input.push(output(text(&id)));
+        input.push(output(Some(id)));
         return Ok(());
     }
     let calls = message.tool_call_list(path)?;
     if calls.is_empty() || !message.content.is_empty() {
-        input.push(object([("role", text(&message.role)), ("content", write_content(message, path)?)]));
+        let content = write_content(message, path)?;
+        input.push(Object::new().json("content", &content).str("role", &message.role).finish());
     }
     for call in &calls {
-        input.push(object([
-            ("type", text("function_call")),
-            ("call_id", text(&call.id)),
-            ("name", text(&call.name)),
-            ("arguments", text(&call.arguments)),
-        ]));
+        let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
+        input.push(item.str("type", "function_call").finish());
         sent_calls.push(call.id.clone());
     }
     Ok(())

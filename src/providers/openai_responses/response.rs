@@ -172,74 +172,88 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
 impl ResponseBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
     /// the text of any refusal parts (`process` returns it, the message reports it as an error).
-    /// The caller then ends the stream.
-    pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<Option<String>> {
+    /// The caller then ends the stream. The body and each item are read by reference and
+    /// dropped once, so no early return carries drops of its own.
+    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
         b.start(self.id.as_deref(), self.model.as_deref(), None);
         let mut calls = 0;
         let mut refusal: Option<String> = None;
-        for (index, raw) in self.output.into_iter().enumerate() {
-            let Some(item) = Item::read(raw) else {
-                b.other_block(0, "unknown", RawJson::from_valid(raw));
-                continue;
-            };
-            match item.kind.as_deref().unwrap_or("") {
-                "reasoning" => {
-                    for part in item
-                        .summary
-                        .as_deref()
-                        .unwrap_or_default()
-                        .iter()
-                        .chain(item.content.as_deref().unwrap_or_default())
-                    {
-                        b.break_block(0);
-                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
-                    }
+        for (index, raw) in self.output.iter().enumerate() {
+            match Item::read(raw) {
+                Some(item) => {
+                    let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
+                    drop(item);
+                    fed?
                 }
-                "message" => {
-                    for part in item.content.unwrap_or_default() {
-                        match part.kind.as_deref() {
-                            Some("refusal") => {
-                                let text = part.refusal.as_deref().unwrap_or("");
-                                refusal.get_or_insert_with(String::new).push_str(text);
-                                b.refusal(0, text);
-                            }
-                            _ => {
-                                b.break_block(0);
-                                b.text(0, part.text.as_deref().unwrap_or(""))?;
-                                for annotation in part.annotations.unwrap_or_default() {
-                                    b.citation(0, RawJson::from_valid(annotation));
-                                }
-                            }
-                        }
-                    }
-                }
-                "function_call" => {
-                    calls += 1;
-                    let id = item.call_id.as_deref().or(item.id.as_deref()).unwrap_or("");
-                    let at = b.begin_tool_call(
-                        0,
-                        id,
-                        item.name.as_deref().unwrap_or(""),
-                        Some(index as u64),
-                        item.id.as_deref(),
-                    );
-                    b.tool_arguments(0, at, item.arguments.as_deref().unwrap_or(""))?;
-                    b.end_tool_call(0, at);
-                }
-                other => b.other_block(0, other, RawJson::from_valid(raw)),
+                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
             }
         }
-        let incomplete = self.incomplete_details.and_then(|d| d.reason.0);
+        let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
         if let Some(status) = self.status.as_deref() {
-            let raw = incomplete.as_deref().unwrap_or(status);
-            b.finish_reason(0, map_status(status, incomplete.as_deref(), calls > 0), raw)?;
+            let raw = incomplete.unwrap_or(status);
+            b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
         Ok(refusal)
+    }
+}
+
+impl Item<'_> {
+    /// The item, the `index`th of the body, replayed into `b`; `raw` is its text. Counts
+    /// function calls in `calls` and appends refusal text to `refusal`.
+    fn feed(
+        &self,
+        b: &mut MessageBuilder,
+        raw: &str,
+        index: usize,
+        calls: &mut usize,
+        refusal: &mut Option<String>,
+    ) -> Result<()> {
+        match self.kind.as_deref().unwrap_or("") {
+            "reasoning" => {
+                for part in self.summary.iter().flatten().chain(self.content.iter().flatten()) {
+                    b.break_block(0);
+                    b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                }
+            }
+            "message" => {
+                for part in self.content.iter().flatten() {
+                    match part.kind.as_deref() {
+                        Some("refusal") => {
+                            let text = part.refusal.as_deref().unwrap_or("");
+                            refusal.get_or_insert_with(String::new).push_str(text);
+                            b.refusal(0, text);
+                        }
+                        _ => {
+                            b.break_block(0);
+                            b.text(0, part.text.as_deref().unwrap_or(""))?;
+                            for annotation in part.annotations.iter().flatten() {
+                                b.citation(0, RawJson::from_valid(annotation));
+                            }
+                        }
+                    }
+                }
+            }
+            "function_call" => {
+                *calls += 1;
+                let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
+                let at = b.begin_tool_call(
+                    0,
+                    id,
+                    self.name.as_deref().unwrap_or(""),
+                    Some(index as u64),
+                    self.id.as_deref(),
+                );
+                b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
+                b.end_tool_call(0, at);
+            }
+            other => b.other_block(0, other, RawJson::from_valid(raw)),
+        }
+        Ok(())
     }
 }
