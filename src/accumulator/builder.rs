@@ -431,20 +431,29 @@ impl MessageBuilder {
             choices.push(ChoiceState::default());
         }
         crate::providers::sort_by_index(&mut choices, |c| u64::from(c.index));
-        let mut first = self.choice_message(&choices[0], &error, complete);
-        if choices.len() > 1 {
-            first.choices = Some(choices.iter().map(|c| self.choice_message(c, &error, complete)).collect());
+        let several = choices.len() > 1;
+        let mut first = self.choice_message(&mut choices[0], &error, complete, !several);
+        if several {
+            first.choices = Some(choices.iter_mut().map(|c| self.choice_message(c, &error, complete, true)).collect());
         }
         first
     }
 
-    /// The message of one choice (built from a shared borrow: the first choice's is built twice
-    /// when there are several, rather than cloned).
-    fn choice_message(&self, choice: &ChoiceState, error: &Option<ErrorInfo>, complete: bool) -> FinalMessage {
-        let tool_calls: Vec<ToolCall> = choice.calls.iter().map(|c| c.call.clone()).collect();
+    /// The message of one choice. The first choice's is built twice when there are several
+    /// (rather than the message cloned); the `last` build of a choice takes its content and
+    /// calls, so the message's texts are not copied once more at the end of a long stream.
+    fn choice_message(
+        &self,
+        choice: &mut ChoiceState,
+        error: &Option<ErrorInfo>,
+        complete: bool,
+        last: bool,
+    ) -> FinalMessage {
+        let tool_calls: Vec<ToolCall> =
+            choice.calls.iter_mut().map(|c| if last { std::mem::take(&mut c.call) } else { c.call.clone() }).collect();
+        let mut content = if last { std::mem::take(&mut choice.blocks) } else { choice.blocks.clone() };
         let mut calls = tool_calls.iter();
         let (mut text, mut reasoning) = (String::new(), String::new());
-        let mut content = choice.blocks.clone();
         for block in &mut content {
             match block {
                 Block::Text { text: t, .. } => text.push_str(t),
@@ -485,5 +494,31 @@ impl MessageBuilder {
             complete,
             choices: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message takes the builder's texts and arguments rather than copying them: at the end
+    /// of a long stream a copy would double the memory the message needs.
+    #[test]
+    fn the_message_takes_the_streamed_text_and_arguments_without_copying_them() {
+        let mut b = MessageBuilder::new(Limits::default(), None);
+        b.text(0, "hello, ").unwrap();
+        b.text(0, "world").unwrap();
+        let call = b.begin_tool_call(0, "call_1", "lookup", Some(0), None);
+        b.tool_arguments(0, call, "{\"q\":").unwrap();
+        b.tool_arguments(0, call, "1}").unwrap();
+        let state = &b.choices[0];
+        let Some(Block::Text { text, .. }) = state.blocks.first() else { panic!("a text block") };
+        let (text_at, arguments_at) = (text.as_ptr(), state.calls[0].call.arguments.as_ptr());
+        let message = b.build();
+        let Some(Block::Text { text, .. }) = message.content.first() else { panic!("a text block") };
+        assert_eq!((text.as_str(), text.as_ptr()), ("hello, world", text_at));
+        let arguments = &message.tool_calls[0].arguments;
+        assert_eq!((arguments.as_str(), arguments.as_ptr()), ("{\"q\":1}", arguments_at));
+        assert!(message.choices.is_none());
     }
 }

@@ -6,7 +6,7 @@ use super::{ErrorInfo, FinishReason, RawJson, Usage};
 use crate::json::write::{Object, WriteJson};
 
 /// A tool call (§8.7): `arguments` is always a JSON string.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ToolCall {
     pub id: String,
     pub name: String,
