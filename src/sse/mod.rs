@@ -98,7 +98,7 @@ impl SseDecoder {
                     self.state.keep(data);
                 }
                 self.check_line(line.len())?;
-                match self.state.first_data(line, self.max_event_bytes) {
+                match self.state.first_data(line) {
                     Some(data) => held = Some(data),
                     None => self.state.line(line, self.max_event_bytes, on_event)?,
                 }
@@ -233,16 +233,18 @@ impl EventState {
         Ok(())
     }
 
-    /// The value of `line` when it is a `data:` line that starts an event's data and fits
-    /// `max_event_bytes`: the caller may then hold it instead of copying it (see [`Self::keep`]).
+    /// The value of `line` when it is a `data:` line that starts an event's data: the caller
+    /// may then hold it instead of copying it (see [`Self::keep`]). No event limit to check:
+    /// the line passed `check_line`, so its value is shorter than `maxEventBytes`, as `line`
+    /// requires of a first data line.
     #[inline(always)]
-    fn first_data<'c>(&self, line: &'c [u8], max_event_bytes: usize) -> Option<&'c [u8]> {
+    fn first_data<'c>(&self, line: &'c [u8]) -> Option<&'c [u8]> {
         // Slice patterns, not `strip_prefix`: no call left in the loop at any inline threshold.
         let value = match line {
             [b'd', b'a', b't', b'a', b':', b' ', value @ ..] | [b'd', b'a', b't', b'a', b':', value @ ..] => value,
             _ => return None,
         };
-        (!self.has_data && value.len() < max_event_bytes).then_some(value)
+        (!self.has_data).then_some(value)
     }
 
     /// A held `data:` value taken in, as [`Self::line`] would have when it was read.
@@ -252,7 +254,8 @@ impl EventState {
         self.has_data = true;
     }
 
-    /// A blank line after a held `data:` value: the event dispatched with it as its data.
+    /// An event dispatched with `data` (a held `data:` value, or the joined lines), its name
+    /// then reset.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn dispatch_data<F>(&mut self, data: &[u8], on_event: &mut F) -> Result<()>
     where
@@ -270,20 +273,20 @@ impl EventState {
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,
     {
-        let outcome = if self.has_data {
-            let event = if self.event.is_empty() { "message" } else { self.event.as_str() };
-            on_event(SseEvent { event, data: &self.data, id: &self.id })
+        // The buffer is lent to `dispatch_data` and put back, emptied, with its capacity.
+        let mut data = std::mem::take(&mut self.data);
+        let outcome = if std::mem::take(&mut self.has_data) {
+            self.dispatch_data(&data, on_event)
         } else {
+            self.event.clear();
             Ok(())
         };
-        self.data.clear();
-        self.has_data = false;
-        self.event.clear();
+        data.clear();
+        self.data = data;
         outcome
     }
 }
 
-/// The position of the next CR or LF.
 /// The rest of a chunk after the line end at the start of `rest` (`\n`, `\r\n` or `\r`); a
 /// `\r` ending the chunk sets `after_cr`, so that a `\n` starting the next one is skipped.
 #[inline]
@@ -302,6 +305,7 @@ fn after_line_end<'c>(rest: &'c [u8], after_cr: &mut bool) -> &'c [u8] {
     }
 }
 
+/// The position of the next CR or LF.
 #[inline]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
     // SWAR: eight bytes at a time; the lowest flagged byte is exact (borrows only run upwards).

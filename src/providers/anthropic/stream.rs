@@ -139,14 +139,22 @@ enum Open {
 /// [`Delta`], by its place in `marks`.
 const TEXT_DELTAS: [&str; 3] = ["text_delta", "thinking_delta", "input_json_delta"];
 
+impl<'a> Delta<'a> {
+    /// The place of this delta's kind in [`TEXT_DELTAS`], and its string field.
+    fn text_kind(&self) -> Option<(usize, &Scalar<'a>)> {
+        let kind = TEXT_DELTAS.iter().position(|k| self.kind.as_deref() == Some(*k))?;
+        Some((kind, [&self.text, &self.thinking, &self.partial_json][kind]))
+    }
+}
+
 impl Event<'_> {
     /// A `content_block_delta` of one of [`TEXT_DELTAS`] with its string, as a [`Template`]
     /// action (block index, kind) and the string's span.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<((u64, usize), Span)> {
         let delta = self.delta.as_ref().filter(|_| self.kind.as_deref() == Some("content_block_delta"))?;
-        let kind = TEXT_DELTAS.iter().position(|k| delta.kind.as_deref() == Some(*k))?;
-        [&delta.text, &delta.thinking, &delta.partial_json][kind].0.as_ref()?;
+        let (kind, text) = delta.text_kind()?;
+        text.0.as_ref()?;
         Some(((self.index.unwrap_or(0), kind), delta.marks[kind]?))
     }
 }
@@ -265,12 +273,10 @@ impl AnthropicStream {
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_delta(&mut self, index: u64, delta: Delta<'_>, b: &mut MessageBuilder) -> Result<()> {
-        let kind = delta.kind.as_deref().unwrap_or("");
-        if let Some(at) = TEXT_DELTAS.iter().position(|k| *k == kind) {
-            let text = [&delta.text, &delta.thinking, &delta.partial_json][at];
-            return self.text_delta(index, at, text.as_deref().unwrap_or(""), b);
+        if let Some((kind, text)) = delta.text_kind() {
+            return self.text_delta(index, kind, text.as_deref().unwrap_or(""), b);
         }
-        match kind {
+        match delta.kind.as_deref().unwrap_or("") {
             "signature_delta" => b.reasoning_signature(0, delta.signature.as_deref().unwrap_or("")),
             "citations_delta" => {
                 if let Some(citation) = delta.citation {
