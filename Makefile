@@ -64,7 +64,7 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-$(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs tests/js/minify-glue.mjs $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
 	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
 		wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack . -- $(RELEASE_CARGO_FLAGS)
@@ -74,9 +74,8 @@ $(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs $(shell find pkg-tem
 	@# The names only the module and its glue share (hashed imports, wasm-bindgen's own exports)
 	@# made short in the module and in both glues and the types at once (tests/js/short-names.mjs).
 	node tests/js/short-names.mjs $(PKG)/llm_wire_bg.wasm $(PKG)/llm_wire.js target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.d.ts $(PKG)/llm_wire_bg.wasm.d.ts
-	@# The glue a page loads, minified (5.3 -> 3.2 KB gzipped); Deno finds the types by its first line.
-	esbuild --minify --keep-names --format=esm --log-level=warning --allow-overwrite --banner:js='/* @ts-self-types="./llm_wire.d.ts" */' \
-		--outfile=$(PKG)/llm_wire.js $(PKG)/llm_wire.js
+	@# The glue a page loads, minified with its exports' names kept (tests/js/minify-glue.mjs).
+	node tests/js/minify-glue.mjs $(PKG)/llm_wire.js llm_wire.d.ts
 	cp target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.cjs
 	cp -r pkg-template/* $(PKG)/
 	@# wasm-bindgen types its raw exports (InitOutput) with `any`; nothing public may be `any`.
@@ -93,8 +92,7 @@ $(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs $(shell find pkg-tem
 	wasm-bindgen --target nodejs --out-dir target/pkg-cjs-stream --out-name llm_wire_stream target/wasm32-unknown-unknown/release/llm_wire.wasm
 	node tests/js/short-names.mjs $(PKG)/stream/llm_wire_stream_bg.wasm $(PKG)/stream/llm_wire_stream.js \
 		target/pkg-cjs-stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.d.ts $(PKG)/stream/llm_wire_stream_bg.wasm.d.ts
-	esbuild --minify --keep-names --format=esm --log-level=warning --allow-overwrite --banner:js='/* @ts-self-types="./llm_wire_stream.d.ts" */' \
-		--outfile=$(PKG)/stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.js
+	node tests/js/minify-glue.mjs $(PKG)/stream/llm_wire_stream.js llm_wire_stream.d.ts
 	cp target/pkg-cjs-stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.cjs
 	sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(PKG)/stream/llm_wire_stream.d.ts
 	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \

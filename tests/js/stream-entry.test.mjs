@@ -90,3 +90,16 @@ test("bad input throws the same coded errors as the full module", () => {
     assert.deepEqual(ours, thrown(() => make(full)), String(make));
   }
 });
+
+test("the minified glue keeps its exports' names, as the CommonJS glue does", () => {
+  const cjs = { full: require("../../pkg/node.cjs"), stream: require("../../pkg/stream/node.cjs") };
+  for (const [entry, module] of Object.entries({ full, stream })) {
+    const exported = Object.entries(module).filter(([, value]) => typeof value === "function");
+    assert.ok(exported.length >= (entry === "full" ? 12 : 4), entry);
+    for (const [name, value] of exported) {
+      if (name === "default") continue;
+      assert.equal(value.name, name, `${entry}: ${name}`);
+      if (typeof cjs[entry][name] === "function") assert.equal(cjs[entry][name].name, name, `${entry} (CommonJS): ${name}`);
+    }
+  }
+});
