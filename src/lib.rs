@@ -18,7 +18,7 @@ pub mod accumulator;
 pub mod error;
 #[cfg(any(target_arch = "wasm32", test))]
 mod heap;
-pub(crate) mod json;
+pub mod json;
 pub mod limits;
 pub mod model;
 pub mod options;
@@ -38,6 +38,7 @@ pub mod wasm;
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::ProviderDetail;
 pub use error::{Error, ErrorCode, ErrorFields, Result};
+pub use json::{Map, Number, Value};
 pub use limits::Limits;
 pub use model::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};
