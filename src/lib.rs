@@ -5,6 +5,8 @@
 //!   OpenAI-compatible server, Anthropic Messages, the OpenAI Responses API) in, normalised
 //!   [`StreamEvent`]s and one [`FinalMessage`] out, identical for every split of the bytes.
 //! - [`sse`]: the provider-blind `text/event-stream` decoder underneath.
+//! - [`Value`]: the JSON data the agent, message and result types carry (with [`Map`] and
+//!   [`Number`], the crate's own, not serde_json's: `From` converts both ways).
 //!
 //! The crate never panics on input: every entry point returns [`Result`] with an [`Error`]
 //! whose [`ErrorCode`] is stable, and every buffer is bounded by [`Limits`].
