@@ -5,6 +5,8 @@
 //!   OpenAI-compatible server, Anthropic Messages, the OpenAI Responses API) in, normalised
 //!   [`StreamEvent`]s and one [`FinalMessage`] out, identical for every split of the bytes.
 //! - [`sse`]: the provider-blind `text/event-stream` decoder underneath.
+//! - [`Value`]: the JSON data the agent, message and result types carry (with [`Map`] and
+//!   [`Number`], the crate's own, not serde_json's: `From` converts both ways).
 //!
 //! The crate never panics on input: every entry point returns [`Result`] with an [`Error`]
 //! whose [`ErrorCode`] is stable, and every buffer is bounded by [`Limits`].
@@ -18,7 +20,7 @@ pub mod accumulator;
 pub mod error;
 #[cfg(any(target_arch = "wasm32", test))]
 mod heap;
-pub(crate) mod json;
+pub mod json;
 pub mod limits;
 pub mod model;
 pub mod options;
@@ -38,6 +40,7 @@ pub mod wasm;
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::ProviderDetail;
 pub use error::{Error, ErrorCode, ErrorFields, Result};
+pub use json::{Map, Number, Value};
 pub use limits::Limits;
 pub use model::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};

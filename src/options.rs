@@ -4,8 +4,7 @@
 //! silently left out (§7.6). `additionalProperties` passes through as top-level keys, but never
 //! replaces a key the table (or the request builder) already set.
 
-use serde_json::{Map, Value};
-
+use crate::json::{Map, Value};
 use crate::model::ModelOptions;
 use crate::request::wire::{self, Fields};
 
@@ -50,7 +49,7 @@ fn numbers(options: &ModelOptions) -> [&Option<Value>; 7] {
 }
 
 /// Inserts every key of `extra` that `target` does not have yet.
-pub fn merge_absent(target: &mut Map<String, Value>, extra: &Map<String, Value>) {
+pub fn merge_absent(target: &mut Map, extra: &Map) {
     for (key, value) in extra {
         if !target.contains_key(key) {
             target.insert(key.clone(), value.clone());
@@ -59,22 +58,22 @@ pub fn merge_absent(target: &mut Map<String, Value>, extra: &Map<String, Value>)
 }
 
 /// §7.1.5 `build_options` for OpenAI Chat (and images, §7.3).
-pub fn openai_chat(options: &ModelOptions) -> Map<String, Value> {
+pub fn openai_chat(options: &ModelOptions) -> Map {
     as_map(options, write_openai_chat)
 }
 
 /// The Responses API's options: `maxOutputTokens` → `max_output_tokens`.
-pub fn openai_responses(options: &ModelOptions) -> Map<String, Value> {
+pub fn openai_responses(options: &ModelOptions) -> Map {
     as_map(options, write_openai_responses)
 }
 
 /// §7.5/§7.6 for Anthropic, `max_tokens` always present (4096 when not set).
-pub fn anthropic(options: &ModelOptions) -> Map<String, Value> {
+pub fn anthropic(options: &ModelOptions) -> Map {
     as_map(options, write_anthropic)
 }
 
 /// The options one of the writers below sets on an empty body, as a map.
-fn as_map(options: &ModelOptions, write: fn(&ModelOptions, &mut Fields)) -> Map<String, Value> {
+fn as_map(options: &ModelOptions, write: fn(&ModelOptions, &mut Fields)) -> Map {
     let mut fields = Fields::new();
     write(options, &mut fields);
     match wire::to_value(&fields.finish()) {
@@ -102,7 +101,7 @@ fn write_options(options: &ModelOptions, names: &Names, body: &mut Fields) {
 }
 
 /// [`merge_absent`] for a body being written.
-pub(crate) fn write_absent(body: &mut Fields, extra: &Map<String, Value>) {
+pub(crate) fn write_absent(body: &mut Fields, extra: &Map) {
     for (key, value) in extra {
         body.set_absent(key, wire::json(value));
     }

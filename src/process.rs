@@ -8,12 +8,11 @@
 pub(crate) mod errors;
 mod span;
 
-use serde_json::Value;
-
 pub use span::{message_span, Span};
 
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::Value;
 use crate::json::{key_index, read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};

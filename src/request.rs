@@ -7,14 +7,13 @@ mod gen_ai;
 mod http;
 pub(crate) mod wire;
 
-use serde_json::Value;
-
 pub use gen_ai::gen_ai_attributes;
 #[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(unused_imports))]
 pub(crate) use gen_ai::write_gen_ai_attributes;
 pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
+use crate::json::Value;
 use crate::model::{Agent, Message, ModelOptions};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 use crate::text;
@@ -62,7 +61,7 @@ pub fn build_chat_args(agent: &Agent, messages: &[Message]) -> Result<Value> {
 }
 
 /// [`build_chat_args`] written straight to JSON text: the same body, keys sorted, built without
-/// `serde_json::Value` trees (what the wasm exports and [`build_request`] use).
+/// `Value` trees (what the wasm exports and [`build_request`] use).
 pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wire::Fields> {
     if agent.model.id.is_empty() {
         return Err(Error::invalid_input("agent.model.id", "the model id is required"));

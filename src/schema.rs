@@ -6,9 +6,8 @@
 //! (so `required` keeps the declared order); schemas that arrive as JSON Schema (MCP, OpenAPI,
 //! custom tools) are made strict by [`make_strict`].
 
-use serde_json::{Map, Value};
-
 use crate::json::value;
+use crate::json::{Map, Value};
 use crate::model::Property;
 use crate::request::wire::{json as json_text, member, text, Array, Fields};
 use crate::text::concat;
@@ -174,7 +173,7 @@ pub fn make_strict(schema: &mut Value) {
 /// `nullable` ([`make_nullable`]), and with the `bound` parameters removed from its top-level
 /// `properties` and `required` as `tools` strips bindings (an emptied `required` is dropped).
 /// Written from the schema as it is, without changing a copy of it.
-pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: &Map<String, Value>) -> String {
+pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: &Map) -> String {
     let Value::Object(map) = schema else { return json_text(schema) };
     let unbound = Map::new();
     let strict_object =
@@ -194,7 +193,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         // The names as JSON text: the declared ones first, in their order, then the others.
         let mut required = Array::new();
         if let Some(Value::Object(props)) = member(map, "properties") {
-            for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(*name)) {
+            for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(name)) {
                 let optional = !was_required.contains(&name.as_str());
                 properties.set(name, write_schema(sub, true, optional, &unbound));
             }
@@ -219,7 +218,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     } else if !bound.is_empty() {
         if let Some(Value::Object(props)) = member(map, "properties") {
             let mut properties = Fields::new();
-            props.iter().filter(|(name, _)| !bound.contains_key(*name)).for_each(|(k, v)| properties.value(k, v));
+            props.iter().filter(|(name, _)| !bound.contains_key(name)).for_each(|(k, v)| properties.value(k, v));
             out.set("properties", properties.finish());
         }
         if let Some(Value::Array(names)) = member(map, "required") {
@@ -302,7 +301,7 @@ mod tests {
             {"name": "b", "kind": "array"},
             {"name": "n", "kind": "object", "items": {"kind": "string"}},
         ]);
-        let props = Property::list_from_json(&list, "p").unwrap();
+        let props = Property::list_from_json(&list.into(), "p").unwrap();
         for strict in [false, true] {
             for prop in &props {
                 let mut made = property_schema(prop, strict, false);
@@ -326,7 +325,8 @@ mod tests {
             json!({"enum": ["a", "b"]}),
             json!({"type": "object"}),
             json!(true),
-        ];
+        ]
+        .map(Value::from);
         for schema in &schemas {
             for (strict, nullable) in [(false, false), (true, false), (false, true), (true, true)] {
                 let mut changed = schema.clone();
@@ -355,8 +355,10 @@ mod tests {
             json!({"properties": {"a": {}, "b": {}}}),
             json!({"type": "object"}),
             json!({"type": "string", "required": ["a"]}),
-        ];
-        let bindings = [json!({"a": {}}), json!({"a": {}, "b": {}, "c": {}, "é": {}}), json!({"zz": {}, "x": {}})];
+        ]
+        .map(Value::from);
+        let bindings = [json!({"a": {}}), json!({"a": {}, "b": {}, "c": {}, "é": {}}), json!({"zz": {}, "x": {}})]
+            .map(Value::from);
         for schema in &schemas {
             for bound in &bindings {
                 let bound = bound.as_object().unwrap();

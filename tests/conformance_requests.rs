@@ -33,8 +33,9 @@ fn every_to_request_vector_builds_its_expected_body() {
         let vector = &entry["vector"];
         let name = vector["name"].as_str().unwrap_or("?");
         let input = &vector["input"];
-        let agent = Agent::from_json(&agent_json(input)).unwrap_or_else(|e| panic!("{name}: agent: {e}"));
-        let messages = Message::list_from_json(&input["messages"]).unwrap_or_else(|e| panic!("{name}: messages: {e}"));
+        let agent = Agent::from_json(&agent_json(input).into()).unwrap_or_else(|e| panic!("{name}: agent: {e}"));
+        let messages = Message::list_from_json(&input["messages"].clone().into())
+            .unwrap_or_else(|e| panic!("{name}: messages: {e}"));
         let body = build_chat_args(&agent, &messages).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = &vector["expected"]["request_body"];
         if &body != expected {

@@ -67,7 +67,7 @@ fn structured(text: &str, lenient: bool) -> String {
     let outputs = vec![
         prop("city", "string", true),
         prop("count", "integer", false),
-        Property { enum_values: Some(vec![json!("c"), json!(1)]), ..prop("unit", "string", false) },
+        Property { enum_values: Some(vec![json!("c").into(), json!(1).into()]), ..prop("unit", "string", false) },
         Property { items: Some(Box::new(item)), ..prop("items", "array", false) },
         prop("odd key", "boolean", false),
     ];
@@ -87,7 +87,7 @@ fn messages_built_from_parts_read_as_before() {
         nested = json!([nested]);
     }
     let mut deep = agent("chat");
-    deep.model.options.additional_properties.insert("deep".into(), nested);
+    deep.model.options.additional_properties.insert("deep".into(), nested.into());
     let got = [
         shown(&Api::of(&agent("rest")).unwrap_err()),
         shown(&process(&agent("rest"), "{}").unwrap_err()),

@@ -24,7 +24,7 @@ fn schema() -> Vec<Property> {
         prop("city", "string", true),
         prop("temperature", "float", false),
         prop("count", "integer", false),
-        Property { enum_values: Some(vec![json!("c"), json!("f")]), ..prop("unit", "string", false) },
+        Property { enum_values: Some(vec![json!("c").into(), json!("f").into()]), ..prop("unit", "string", false) },
         Property { items: Some(Box::new(item)), ..prop("items", "array", false) },
         prop("meta", "object", false),
         prop("ok", "boolean", false),
@@ -32,11 +32,11 @@ fn schema() -> Vec<Property> {
 }
 
 fn strict(text: &str) -> Result<Value, llm_wire::Error> {
-    parse_structured_output(text, &schema(), StructuredOptions::default())
+    parse_structured_output(text, &schema(), StructuredOptions::default()).map(Value::from)
 }
 
 fn lenient(text: &str) -> Result<Value, llm_wire::Error> {
-    parse_structured_output(text, &schema(), StructuredOptions { lenient: true })
+    parse_structured_output(text, &schema(), StructuredOptions { lenient: true }).map(Value::from)
 }
 
 fn fails_at(result: Result<Value, llm_wire::Error>, code: ErrorCode, path: &str) {

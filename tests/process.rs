@@ -26,8 +26,13 @@ fn chat(message: Value) -> Value {
            "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}})
 }
 
+/// The crate's value of a serde_json one: the bodies are built with `json!`.
+fn ours(value: &Value) -> llm_wire::Value {
+    value.clone().into()
+}
+
 fn run(agent: &Agent, body: &Value) -> Value {
-    serde_json::to_value(process(agent, body).unwrap()).unwrap()
+    serde_json::to_value(process(agent, &ours(body)).unwrap()).unwrap()
 }
 
 #[test]
@@ -58,7 +63,7 @@ fn structured_output_that_does_not_parse_falls_back_to_the_raw_string() {
 fn a_non_streamed_refusal_returns_its_text_and_the_message_reports_it() {
     let body = chat(json!({"content": null, "refusal": "I can't help with that"}));
     assert_eq!(run(&agent("openai", "chat"), &body), json!("I can't help with that"));
-    let message = to_message(&body, None).unwrap();
+    let message = to_message(&ours(&body), None).unwrap();
     assert_eq!(message.finish_reason, FinishReason::Refusal);
     assert_eq!(message.error.unwrap().message, "Model refused: I can't help with that");
 }
@@ -91,7 +96,7 @@ fn anthropic_server_tool_blocks_are_kept_as_other_blocks() {
         {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {"query": "q"}},
         {"type": "web_search_tool_result", "tool_use_id": "s", "content": []},
         {"type": "text", "text": "found"}], "stop_reason": "end_turn"});
-    let message = to_message(&body, Some(&agent("anthropic", "chat"))).unwrap();
+    let message = to_message(&ours(&body), Some(&agent("anthropic", "chat"))).unwrap();
     let blocks = serde_json::to_value(&message.content).unwrap();
     assert_eq!(blocks[0]["type"], "other");
     assert_eq!(blocks[0]["providerType"], "server_tool_use");
@@ -113,7 +118,7 @@ fn responses_function_calls_win_and_use_the_call_id() {
         {"type": "message", "content": [{"type": "output_text", "text": "let me check"}]},
         {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}"}]});
     assert_eq!(run(&agent("openai", "responses"), &body), json!([{"id": "call_1", "name": "f", "arguments": "{}"}]));
-    let message = to_message(&body, None).unwrap();
+    let message = to_message(&ours(&body), None).unwrap();
     assert_eq!(message.finish_reason, FinishReason::ToolCalls);
 }
 
@@ -121,7 +126,7 @@ fn responses_function_calls_win_and_use_the_call_id() {
 fn an_incomplete_response_reports_its_reason() {
     let body = json!({"object": "response", "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
                       "output": [{"type": "message", "content": [{"type": "output_text", "text": "cut"}]}]});
-    let message = to_message(&body, None).unwrap();
+    let message = to_message(&ours(&body), None).unwrap();
     assert_eq!(message.finish_reason, FinishReason::Length);
     assert_eq!(message.raw_finish_reason.as_deref(), Some("max_output_tokens"));
 }
@@ -129,7 +134,7 @@ fn an_incomplete_response_reports_its_reason() {
 #[test]
 fn a_responses_error_object_is_a_provider_error_with_its_code() {
     let body = json!({"object": "response", "status": "failed", "error": {"code": "server_error", "message": "boom"}, "output": []});
-    let err = process(&agent("openai", "responses"), &body).unwrap_err();
+    let err = process(&agent("openai", "responses"), &ours(&body)).unwrap_err();
     assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, "boom"));
     let detail = err.provider.clone().unwrap();
     assert_eq!(detail.code.as_deref(), Some("server_error"));
@@ -161,13 +166,17 @@ fn base64_embeddings_decode_as_little_endian_float32() {
     let body = json!({"data": [{"index": 0, "embedding": "AACAPwAAIMA="}]});
     assert_eq!(run(&agent("openai", "embedding"), &body), json!([1.0, -2.5]));
     let bad = json!({"data": [{"index": 0, "embedding": "AAC*"}]});
-    assert_eq!(process(&agent("openai", "embedding"), &bad).unwrap_err().code, ErrorCode::InvalidJson);
+    assert_eq!(process(&agent("openai", "embedding"), &ours(&bad)).unwrap_err().code, ErrorCode::InvalidJson);
 }
 
 #[test]
 fn an_empty_embedding_or_image_list_is_an_empty_response() {
     for (api, body) in [("embedding", json!({"data": []})), ("image", json!({"data": []})), ("image", json!({}))] {
-        assert_eq!(process(&agent("openai", api), &body).unwrap_err().code, ErrorCode::EmptyResponse, "{api} {body}");
+        assert_eq!(
+            process(&agent("openai", api), &ours(&body)).unwrap_err().code,
+            ErrorCode::EmptyResponse,
+            "{api} {body}"
+        );
     }
 }
 
@@ -203,16 +212,18 @@ fn an_unknown_api_type_is_invalid_input_at_its_path() {
 fn to_message_detects_the_api_from_the_body_without_an_agent() {
     let anthropic = json!({"type": "message", "content": [{"type": "text", "text": "a"}], "stop_reason": "end_turn"});
     let responses = json!({"object": "response", "status": "completed", "output": [{"type": "message", "content": [{"type": "output_text", "text": "b"}]}]});
-    assert_eq!(to_message(&anthropic, None).unwrap().text, "a");
-    assert_eq!(to_message(&responses, None).unwrap().text, "b");
-    assert_eq!(to_message(&chat(json!({"content": "c"})), None).unwrap().text, "c");
+    assert_eq!(to_message(&ours(&anthropic), None).unwrap().text, "a");
+    assert_eq!(to_message(&ours(&responses), None).unwrap().text, "b");
+    assert_eq!(to_message(&ours(&chat(json!({"content": "c"}))), None).unwrap().text, "c");
 }
 
 #[test]
 fn to_message_has_usage_finish_reason_id_model_and_is_complete() {
-    let message =
-        to_message(&chat(json!({"content": "hi", "reasoning_content": "think"})), Some(&agent("deepseek", "chat")))
-            .unwrap();
+    let message = to_message(
+        &ours(&chat(json!({"content": "hi", "reasoning_content": "think"}))),
+        Some(&agent("deepseek", "chat")),
+    )
+    .unwrap();
     let json = serde_json::to_value(&message).unwrap();
     assert_eq!(
         json["usage"],
@@ -231,7 +242,7 @@ fn to_message_has_usage_finish_reason_id_model_and_is_complete() {
 fn several_choices_give_one_message_per_choice() {
     let body = json!({"choices": [{"index": 0, "message": {"content": "a"}, "finish_reason": "stop"},
                                   {"index": 1, "message": {"content": "b"}, "finish_reason": "length"}]});
-    let message = to_message(&body, None).unwrap();
+    let message = to_message(&ours(&body), None).unwrap();
     let choices = message.choices.unwrap();
     assert_eq!((choices[0].text.as_str(), choices[1].text.as_str()), ("a", "b"));
     assert_eq!(choices[1].finish_reason, FinishReason::Length);
@@ -261,11 +272,11 @@ fn the_process_span_carries_the_gen_ai_response_attributes() {
     let mut spans: Vec<Span> = Vec::new();
     let mut on_span = |span: Span| spans.push(span);
     let body = chat(json!({"content": "hi"}));
-    process_with(&agent("openai", "chat"), &body, ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
+    process_with(&agent("openai", "chat"), &ours(&body), ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
     assert_eq!(spans.len(), 1);
     assert_eq!(spans[0].name, "process");
     assert_eq!(
-        Value::Object(spans[0].attributes.clone()),
+        llm_wire::Value::Object(spans[0].attributes.clone()),
         json!({"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", "gen_ai.request.model": "m",
                "gen_ai.response.id": "c1", "gen_ai.response.model": "gpt", "gen_ai.response.finish_reasons": ["stop"],
                "gen_ai.usage.input_tokens": 3, "gen_ai.usage.output_tokens": 4})
@@ -277,7 +288,7 @@ fn the_process_span_of_an_embedding_reads_model_and_usage_from_the_body() {
     let mut spans: Vec<Span> = Vec::new();
     let mut on_span = |span: Span| spans.push(span);
     let body = json!({"model": "emb", "data": [{"embedding": [1]}], "usage": {"prompt_tokens": 5, "total_tokens": 5}});
-    process_with(&agent("openai", "embedding"), &body, ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
+    process_with(&agent("openai", "embedding"), &ours(&body), ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
     assert_eq!(spans[0].attributes["gen_ai.operation.name"], "embeddings");
     assert_eq!(spans[0].attributes["gen_ai.usage.input_tokens"], 5);
     assert_eq!(spans[0].attributes["gen_ai.response.model"], "emb");
@@ -286,11 +297,11 @@ fn the_process_span_of_an_embedding_reads_model_and_usage_from_the_body() {
 #[test]
 fn a_streamed_message_has_the_same_span_as_its_body() {
     let body = chat(json!({"content": "hi"}));
-    let message = to_message(&body, None).unwrap();
+    let message = to_message(&ours(&body), None).unwrap();
     let agent = agent("openai", "chat");
     let mut spans: Vec<Span> = Vec::new();
     let mut on_span = |span: Span| spans.push(span);
-    process_with(&agent, &body, ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
+    process_with(&agent, &ours(&body), ProcessOptions { on_span: Some(&mut on_span) }).unwrap();
     assert_eq!(message_span(Some(&agent), &message), spans[0]);
 }
 
@@ -323,7 +334,7 @@ fn a_failed_process_still_emits_its_span_with_the_error_type() {
     let mut on_span = |span: Span| spans.push(span);
     let body = json!({"error": {"message": "nope", "type": "invalid_request_error"}});
     let options = ProcessOptions { on_span: Some(&mut on_span) };
-    assert!(process_with(&agent("openai", "chat"), &body, options).is_err());
+    assert!(process_with(&agent("openai", "chat"), &ours(&body), options).is_err());
     assert_eq!(spans.len(), 1);
     assert_eq!(spans[0].attributes["error.type"], "provider_error");
 }
@@ -337,5 +348,5 @@ fn an_anthropic_error_type_without_details_is_still_a_provider_error() {
 #[test]
 fn a_string_value_is_read_as_the_body_text() {
     let body = Value::String(chat(json!({"content": "hi"})).to_string());
-    assert_eq!(process(&agent("openai", "chat"), &body).unwrap(), ProcessResult::Text("hi".into()));
+    assert_eq!(process(&agent("openai", "chat"), &ours(&body)).unwrap(), ProcessResult::Text("hi".into()));
 }

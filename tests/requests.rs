@@ -46,7 +46,9 @@ pub fn chat(extra: Value) -> Value {
 /// Every rule is also checked on the body `build_request` writes as text (without `Value`
 /// trees): the same JSON text, byte for byte, as the `Value` body serialised.
 pub fn body(agent: &Value, messages: Value) -> Value {
-    let body = build_chat_args_json(agent, &messages).unwrap_or_else(|e| panic!("build failed: {e}"));
+    let body: Value = build_chat_args_json(&agent.clone().into(), &messages.clone().into())
+        .unwrap_or_else(|e| panic!("build failed: {e}"))
+        .into();
     let text = text_body(agent, &messages).expect("the inputs read").expect("the text path builds");
     assert_eq!(text, body.to_string(), "the text body differs");
     body
@@ -54,7 +56,7 @@ pub fn body(agent: &Value, messages: Value) -> Value {
 
 /// The error building fails with; panics when it succeeds. The text path fails the same way.
 pub fn error(agent: &Value, messages: Value) -> Error {
-    match build_chat_args_json(agent, &messages) {
+    match build_chat_args_json(&agent.clone().into(), &messages.clone().into()) {
         Ok(body) => panic!("expected an error, got {body}"),
         Err(e) => {
             match text_body(agent, &messages) {
@@ -69,7 +71,9 @@ pub fn error(agent: &Value, messages: Value) -> Error {
 
 /// `build_request`'s body for the inputs, or its error; `None` when the inputs do not read.
 fn text_body(agent: &Value, messages: &Value) -> Option<Result<String, Error>> {
-    let (Ok(agent), Ok(messages)) = (Agent::from_json(agent), Message::list_from_json(messages)) else {
+    let (Ok(agent), Ok(messages)) =
+        (Agent::from_json(&agent.clone().into()), Message::list_from_json(&messages.clone().into()))
+    else {
         return None;
     };
     let options = RequestOptions { base_url: Some("http://test".into()), ..Default::default() };

@@ -394,7 +394,7 @@ fn process_of_the_parsed_object_equals_process_of_the_text() {
     for path in ALL {
         let agent = agent(path, true);
         let from_text = process(&agent, read(path).as_str());
-        let from_value = process(&agent, &body(path));
+        let from_value = process(&agent, &llm_wire::Value::from(body(path)));
         match (from_text, from_value) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{path}"),
             (Err(a), Err(b)) => assert_eq!(a, b, "{path}"),

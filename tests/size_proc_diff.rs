@@ -24,7 +24,7 @@ fn agent(provider: &str, api: &str, outputs: bool) -> Agent {
     a.model.provider = provider.into();
     a.model.api_type = api.into();
     if outputs {
-        a.outputs = Property::list_from_json(&json!([{"name": "x", "kind": "object"}]), "outputs").unwrap();
+        a.outputs = Property::list_from_json(&json!([{"name": "x", "kind": "object"}]).into(), "outputs").unwrap();
     }
     a
 }
@@ -44,7 +44,7 @@ fn schema() -> Vec<Property> {
         {"name": "ints", "kind": "array", "items": {"name": "", "kind": "integer"}},
         {"name": "any", "kind": "object"},
     ]);
-    let mut properties = Property::list_from_json(&schema, "outputs").unwrap();
+    let mut properties = Property::list_from_json(&schema.clone().into(), "outputs").unwrap();
     // Kinds only the Rust API can give: `number` (a float) and one the parser does not know.
     properties[7].kind = "number".into();
     properties[9].kind = "custom".into();
@@ -387,7 +387,7 @@ fn differential() {
     for text in inputs() {
         run_body(&text, &mut out);
         // The parsed-value entry too, for valid JSON.
-        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+        if let Ok(v) = serde_json::from_str::<Value>(&text).map(llm_wire::Value::from) {
             for a in [agent("openai", "chat", true), agent("anthropic", "", false), agent("", "responses", false)] {
                 let _ = writeln!(out, "PV {:?}", llm_wire::process(&a, &v).map_err(|e| err(&e)));
             }

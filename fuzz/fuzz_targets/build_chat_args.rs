@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use llm_wire::Value;
 use llm_wire::{build_chat_args, build_chat_args_json, build_request, gen_ai_attributes, Agent, Message, RequestOptions};
-use serde_json::Value;
 
 fn exercise(agent: &Value, messages: &Value, options: &Value) {
     let messages_value = messages;
@@ -35,7 +35,7 @@ fn exercise(agent: &Value, messages: &Value, options: &Value) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data).map(Value::from) else { return };
     if let Value::Object(map) = &value {
         let agent = map.get("agent").unwrap_or(&Value::Null);
         let messages = map.get("messages").unwrap_or(&Value::Null);

@@ -31,7 +31,7 @@ fn agents() -> &'static [Agent] {
                 if with_outputs {
                     agent["outputs"] = outputs.clone();
                 }
-                list.push(Agent::from_json(&agent).expect("a fixed agent reads"));
+                list.push(Agent::from_json(&agent.into()).expect("a fixed agent reads"));
             }
         }
         list
@@ -40,7 +40,7 @@ fn agents() -> &'static [Agent] {
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let parsed: Option<Value> = serde_json::from_str(&text).ok();
+    let parsed: Option<llm_wire::Value> = serde_json::from_str::<Value>(&text).ok().map(Into::into);
     for agent in agents() {
         let _ = process(agent, text.as_ref());
         if let Some(value) = &parsed {

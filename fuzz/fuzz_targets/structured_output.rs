@@ -38,7 +38,7 @@ fn schemas() -> &'static [Vec<Property>] {
             ]),
         ]
         .iter()
-        .map(|s| Property::list_from_json(s, "outputs").expect("a fixed schema reads"))
+        .map(|s| Property::list_from_json(&s.clone().into(), "outputs").expect("a fixed schema reads"))
         .collect()
     })
 }

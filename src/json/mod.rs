@@ -1,17 +1,26 @@
-//! A small borrowed JSON reader for the stream hot path.
+//! JSON data: the crate's own [`Value`], [`Number`] and [`Map`] (what the public types hold,
+//! in place of serde_json's, convertible both ways with `From`), and, inside the crate, a small
+//! borrowed JSON reader for the stream hot path and the writer of every JSON text.
 //!
-//! Stream events are read into borrowed structs by hand with this reader instead of serde
-//! derives: it validates the whole document as strictly as `serde_json` does (RFC 8259 grammar,
+//! The reader: stream events are read into borrowed structs by hand with it instead of serde
+//! derives. It validates the whole document as strictly as `serde_json` does (RFC 8259 grammar,
 //! escapes, control characters, UTF-8 of every string it returns, nesting depth 128), borrows
 //! every string without escapes, and skips the values nobody asked for eight bytes at a time.
 //! A caller reads a document into a struct first and acts on it after, so an invalid event is
 //! never half-applied.
 
 pub(crate) mod float;
+mod map;
 #[cfg(test)]
 mod tests;
+mod tree;
+#[cfg(test)]
+mod tree_tests;
 pub(crate) mod value;
 pub(crate) mod write;
+
+pub use map::{Iter, IterMut, Map};
+pub use tree::{Index, Number, Value};
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,9 +1,10 @@
-//! JSON text to `serde_json::Value` on this crate's reader, and small `Value` constructors, so
-//! the wasm module links neither serde_json's parser nor the `Serialize`-into-`Value` code that
-//! `json!` expands to.
+//! JSON text to a [`Value`] on this crate's reader, and small `Value` constructors, so the wasm
+//! module links neither serde_json's parser nor the `Serialize`-into-`Value` code that `json!`
+//! expands to.
 //!
-//! [`parse_value`] reads what `serde_json::from_str::<Value>` reads (default features: the map
-//! is a `BTreeMap`, a key given twice keeps its last value), and refuses what it refuses:
+//! [`parse_value`] reads what `serde_json::from_str::<serde_json::Value>` reads (default
+//! features: the map is a `BTreeMap`, like [`Map`] in key order, a key given twice keeps its
+//! last value), and refuses what it refuses:
 //! RFC 8259 grammar, escapes, lone surrogates, control characters in strings, nesting deeper
 //! than 127 (refused, never recursed into), numbers out of `f64` range, trailing characters.
 //! Integers that fit `u64`, or `i64` when negative, are integer numbers (`-0` is the float
@@ -14,9 +15,7 @@
 //! range a few numbers just below the largest `f64` (`1.7976931348623158e308`, which is
 //! `f64::MAX`). Errors are a [`JsonError`] (what, and the byte offset), not serde_json's text.
 
-use serde_json::{Map, Number, Value};
-
-use super::{read_document, JsonError, JsonResult, Kind, Reader};
+use super::{read_document, JsonError, JsonResult, Kind, Map, Number, Reader, Value};
 
 /// The one JSON value of `text`.
 pub(crate) fn parse_value(text: &str) -> JsonResult<Value> {
@@ -34,7 +33,8 @@ impl Reader<'_> {
     pub(crate) fn value(&mut self) -> JsonResult<Value> {
         Ok(match self.peek()? {
             Kind::Object => {
-                let mut map = Map::new();
+                // Members as they come, sorted once at the end (when not in order already).
+                let mut members = Vec::new();
                 if self.open(Kind::Object, b'}')? == Some(false) {
                     loop {
                         self.skip_ws();
@@ -44,13 +44,13 @@ impl Reader<'_> {
                         let key = self.string_token()?.into_owned();
                         self.expect(b':', "expected `:`")?;
                         let value = self.value()?;
-                        map.insert(key, value);
+                        members.push((key, value));
                         if self.closes(b'}', "expected `,` or `}`")? {
                             break;
                         }
                     }
                 }
-                Value::Object(map)
+                Value::Object(Map::from_members(members))
             }
             Kind::Array => {
                 let mut items = Vec::new();
@@ -126,9 +126,9 @@ fn object_of(fields: &mut [(&str, Value)]) -> Value {
 
 #[cfg(test)]
 mod tests {
-    //! `serde_json::from_str::<Value>` is the oracle: the same values (floats to the last bit,
-    //! which may differ, see the module doc) and the same documents refused, on every JSON text
-    //! of the fixtures, their truncations, and generated edge cases.
+    //! `serde_json::from_str::<serde_json::Value>` is the oracle: the same values (floats to the
+    //! last bit, which may differ, see the module doc) and the same documents refused, on every
+    //! JSON text of the fixtures, their truncations, and generated edge cases.
 
     use std::path::Path;
 
@@ -176,7 +176,8 @@ mod tests {
         /// Returns our value.
         fn agree(&mut self, doc: &[u8]) -> Option<Value> {
             let shown = String::from_utf8_lossy(doc);
-            match (parse_value_bytes(doc), serde_json::from_slice::<Value>(doc)) {
+            // serde_json's value, converted: the same tree in the crate's type.
+            match (parse_value_bytes(doc), serde_json::from_slice::<serde_json::Value>(doc).map(Value::from)) {
                 (Ok(ours), Ok(theirs)) => {
                     assert!(self.same(&ours, &theirs), "{shown:?}: ours {ours}, serde_json {theirs}");
                     if let Ok(text) = std::str::from_utf8(doc) {

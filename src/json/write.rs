@@ -1,6 +1,8 @@
 //! JSON text out, for the stream events handed to JS on every push: written straight into one
 //! reused buffer, byte for byte what `serde_json::to_string` writes for the same values.
 
+use super::{Map, Number, Value};
+
 /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\n`-style or
 /// `\u00XX` escapes, everything else (`/` and all non-ASCII) as is — as `serde_json` does.
 #[cfg_attr(llw_speed, optimize(speed))]
@@ -141,8 +143,8 @@ pub(crate) fn float(out: &mut String, n: f64) {
     }
 }
 
-/// Appends a `serde_json::Number` as `serde_json` writes it.
-pub(crate) fn number(out: &mut String, n: &serde_json::Number) {
+/// Appends a [`Number`] as `serde_json` writes it.
+pub(crate) fn number(out: &mut String, n: &Number) {
     if let Some(n) = n.as_u64() {
         uint(out, n);
     } else if let Some(n) = n.as_i64() {
@@ -152,10 +154,9 @@ pub(crate) fn number(out: &mut String, n: &serde_json::Number) {
     }
 }
 
-/// Appends a `serde_json::Value` as `serde_json::to_string` writes it: compact, strings escaped
-/// as above, object keys in the map's order.
-pub(crate) fn value(out: &mut String, value: &serde_json::Value) {
-    use serde_json::Value;
+/// Appends a [`Value`] as `serde_json::to_string` writes it: compact, strings escaped as
+/// above, object keys in the map's (sorted) order.
+pub(crate) fn value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(boolean(*b)),
@@ -167,7 +168,7 @@ pub(crate) fn value(out: &mut String, value: &serde_json::Value) {
 }
 
 /// Appends a JSON object of `Value`s, keys in the map's order.
-pub(crate) fn object(out: &mut String, map: &serde_json::Map<String, serde_json::Value>) {
+pub(crate) fn object(out: &mut String, map: &Map) {
     out.push('{');
     for (i, (key, item)) in map.iter().enumerate() {
         if i > 0 {
@@ -236,13 +237,19 @@ impl WriteJson for f64 {
     }
 }
 
-impl WriteJson for serde_json::Value {
+impl WriteJson for Number {
+    fn write_json(&self, out: &mut String) {
+        number(out, self);
+    }
+}
+
+impl WriteJson for Value {
     fn write_json(&self, out: &mut String) {
         value(out, self);
     }
 }
 
-impl WriteJson for serde_json::Map<String, serde_json::Value> {
+impl WriteJson for Map {
     fn write_json(&self, out: &mut String) {
         object(out, self);
     }

@@ -23,6 +23,23 @@ fn same<T: WriteJson + Serialize + ?Sized>(value: &T) -> String {
     ours
 }
 
+/// Our [`crate::json::Value`] of `value` written as serde writes `value`, a serde_json value:
+/// the same text from the two types (and from ours through serde).
+#[track_caller]
+fn same_value(value: &Value) -> String {
+    let ours = same(&crate::json::Value::from(value.clone()));
+    assert_eq!(ours, serde_json::to_string(value).unwrap());
+    ours
+}
+
+/// [`same_value`] for a map.
+#[track_caller]
+fn same_map(map: &Map<String, Value>) -> String {
+    let ours = same(&crate::json::Map::from(map.clone()));
+    assert_eq!(ours, serde_json::to_string(map).unwrap());
+    ours
+}
+
 /// A message, its results (plain and with outputs) and its span, each as serde writes it.
 #[track_caller]
 fn same_message(message: &FinalMessage) {
@@ -119,7 +136,7 @@ fn every_recorded_body_gives_results_messages_and_spans_written_as_serde_writes_
     for path in &bodies {
         let text = std::fs::read_to_string(path).unwrap();
         // The body itself, as a `Value` (embedding vectors: thousands of floats).
-        same(&serde_json::from_str::<Value>(&text).unwrap());
+        same_value(&serde_json::from_str::<Value>(&text).unwrap());
         for outputs in [false, true] {
             let agent = agent_for(path, outputs);
             let mut span = None;
@@ -144,11 +161,11 @@ fn expected_values_and_conformance_vectors_are_written_as_serde_writes_them() {
     let expected = files("tests/fixtures", ".expect.json");
     assert!(expected.len() >= 10, "found {} expectations", expected.len());
     for path in expected {
-        same(&serde_json::from_str::<Value>(&std::fs::read_to_string(path).unwrap()).unwrap());
+        same_value(&serde_json::from_str::<Value>(&std::fs::read_to_string(path).unwrap()).unwrap());
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/prompty-vectors.json");
     let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    same(&all);
+    same_value(&all);
     let (mut processed, mut streamed) = (0, 0);
     for entry in all["vectors"].as_array().unwrap() {
         let input = &entry["vector"]["input"];
@@ -158,7 +175,12 @@ fn expected_values_and_conformance_vectors_are_written_as_serde_writes_them() {
                 let agent = agent(&text("provider"), &text("apiType"), input["has_outputs"] == true);
                 // From the parsed object (written back to text by hand) and from the text.
                 let body = serde_json::to_string(&input["response"]).unwrap();
-                let from_value = process_with(&agent, &input["response"], ProcessOptions::default()).unwrap();
+                let from_value = process_with(
+                    &agent,
+                    &crate::json::Value::from(input["response"].clone()),
+                    ProcessOptions::default(),
+                )
+                .unwrap();
                 let from_text = process_with(&agent, body.as_str(), ProcessOptions::default()).unwrap();
                 assert_eq!(same(&from_value), same(&from_text));
                 if let Ok(message) = to_message(body.as_str(), Some(&agent)) {
@@ -271,11 +293,11 @@ fn floats_and_integers_are_written_as_serde_writes_them() {
         numbers.push(((n as i64) >> (n % 64)).into());
     }
     for n in &numbers {
-        same(n);
+        same_value(n);
     }
-    same(&Value::Array(numbers));
+    same_value(&Value::Array(numbers));
     assert_eq!(
-        same(&json!([1e21, 1e-7, -0.0, u64::MAX, i64::MIN])),
+        same_value(&json!([1e21, 1e-7, -0.0, u64::MAX, i64::MIN])),
         "[1e+21,1e-7,-0.0,18446744073709551615,-9223372036854775808]"
     );
 }
@@ -309,20 +331,20 @@ fn strings_and_value_trees_are_written_as_serde_writes_them() {
     for c in (0..=0x10ffff).filter_map(char::from_u32).step_by(7) {
         same(&format!("{c}a{c}"));
     }
-    same(&json!({nasty.clone(): [nasty.clone(), {}, [], {"": null}, [[]]], "": "", "a\u{0}": true}));
+    same_value(&json!({nasty.clone(): [nasty.clone(), {}, [], {"": null}, [[]]], "": "", "a\u{0}": true}));
     let mut rng = Rng(42);
     for _ in 0..3000 {
         let value = random_value(&mut rng, 0);
-        same(&value);
+        same_value(&value);
         if let Value::Object(map) = &value {
-            same(map);
+            same_map(map);
         }
     }
     let mut deep = json!(1);
     for i in 0..200 {
         deep = if i % 2 == 0 { json!([deep]) } else { json!({"k": deep}) };
     }
-    same(&deep);
+    same_value(&deep);
 }
 
 fn usage(raw: &str) -> Usage {
@@ -426,8 +448,8 @@ fn messages_results_spans_and_actions_of_every_shape_are_written_as_serde_writes
     for result in [
         ProcessResult::Text(nasty.clone()),
         ProcessResult::Text(String::new()),
-        ProcessResult::Json(json!({"b": [1, -2, 0.5, null], "a": {nasty.clone(): nasty.clone()}})),
-        ProcessResult::Json(json!(null)),
+        ProcessResult::Json(json!({"b": [1, -2, 0.5, null], "a": {nasty.clone(): nasty.clone()}}).into()),
+        ProcessResult::Json(json!(null).into()),
         ProcessResult::ToolCalls(message.tool_calls.clone()),
         ProcessResult::ToolCalls(vec![]),
         ProcessResult::Vector(vec![]),
@@ -440,8 +462,8 @@ fn messages_results_spans_and_actions_of_every_shape_are_written_as_serde_writes
     let mut attributes = Map::new();
     attributes.insert("gen_ai.response.finish_reasons".into(), json!(["stop", nasty.clone()]));
     attributes.insert("gen_ai.usage.input_tokens".into(), json!(u64::MAX));
-    same(&Span { name: "process", attributes });
-    same(&Span { name: "process", attributes: Map::new() });
+    same(&Span { name: "process", attributes: attributes.into() });
+    same(&Span { name: "process", attributes: crate::json::Map::new() });
     let calls = vec![
         ToolCall { id: nasty.clone(), name: nasty.clone(), arguments: "{\"z\": 1, \"a\": [0.1, \"é\"]}".into() },
         ToolCall { id: "i".into(), name: "n".into(), arguments: " ".into() },

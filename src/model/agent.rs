@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// The agent: the model to call, the tools it may use, and the structured output it must give.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -40,7 +40,7 @@ pub struct ModelOptions {
     pub seed: Option<Value>,
     /// OpenAI `parallel_tool_calls`, sent only when the request has tools.
     pub allow_multiple_tool_calls: Option<bool>,
-    pub additional_properties: Map<String, Value>,
+    pub additional_properties: Map,
 }
 
 /// A typed property (inputs, outputs, tool parameters).
@@ -66,7 +66,7 @@ pub struct Tool {
     pub description: Option<String>,
     pub strict: bool,
     /// Parameter name → `{input}`; bound parameters are injected at call time, hidden from the model.
-    pub bindings: Map<String, Value>,
+    pub bindings: Map,
     pub kind: ToolKind,
 }
 
@@ -170,7 +170,7 @@ impl MessageContent {
 pub struct Message {
     pub role: String,
     pub content: MessageContent,
-    pub metadata: Map<String, Value>,
+    pub metadata: Map,
 }
 
 impl Message {

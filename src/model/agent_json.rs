@@ -6,11 +6,10 @@
 //! Written for size: one typed field reader and one "expected …, got …" error for every kind
 //! of field, plain loops over arrays, messages built with `concat` rather than `format!`.
 
-use serde_json::{Map, Value};
-
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
+use crate::json::{Map, Value};
 use crate::request::wire::{field, index};
 use crate::text::concat;
 
@@ -28,7 +27,7 @@ const OBJECT: &str = "an object";
 /// A JSON object being read, with its path. Its readers are kept out of line: they are called
 /// from dozens of places in this cold code, and inlined copies only made the module bigger.
 struct Obj<'a> {
-    map: &'a Map<String, Value>,
+    map: &'a Map,
     path: &'a str,
 }
 
@@ -107,7 +106,7 @@ impl<'a> Obj<'a> {
         Ok(self.typed(key, ARRAY)?.and_then(Value::as_array).map_or(&[], Vec::as_slice))
     }
 
-    fn opt_object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>> {
+    fn opt_object(&self, key: &str) -> Result<Option<&'a Map>> {
         Ok(self.typed(key, OBJECT)?.and_then(Value::as_object))
     }
 
@@ -348,7 +347,7 @@ fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
 }
 
 /// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
-fn read_bindings(tool: &Obj<'_>) -> Result<Map<String, Value>> {
+fn read_bindings(tool: &Obj<'_>) -> Result<Map> {
     match tool.get("bindings") {
         None => Ok(Map::new()),
         Some(Value::Object(map)) => Ok(map.clone()),
@@ -429,17 +428,17 @@ mod tests {
     #[test]
     fn a_value_outside_a_closed_list_names_the_list() {
         let message = serde_json::json!([{"role": "robot", "content": "hi"}]);
-        let err = Message::list_from_json(&message).unwrap_err();
+        let err = Message::list_from_json(&message.into()).unwrap_err();
         assert_eq!(err.message, r#"expected one of system, developer, user, assistant, tool, got "robot""#);
         assert_eq!(err.path.as_deref(), Some("messages[0].role"));
         let agent = serde_json::json!({"model": {"id": "m", "apiType": 7}});
-        let err = Agent::from_json(&agent).unwrap_err();
+        let err = Agent::from_json(&agent.into()).unwrap_err();
         assert_eq!(err.message, "expected a string, got a number");
         let agent = serde_json::json!({"model": {"id": "m", "apiType": "rest"}});
-        let err = Agent::from_json(&agent).unwrap_err();
+        let err = Agent::from_json(&agent.into()).unwrap_err();
         assert_eq!(err.message, r#"expected one of chat, responses, embedding, image, got "rest""#);
         assert_eq!(err.path.as_deref(), Some("agent.model.apiType"));
-        let err = Agent::from_json(&serde_json::json!({"model": {}})).unwrap_err();
+        let err = Agent::from_json(&serde_json::json!({"model": {}}).into()).unwrap_err();
         assert_eq!(err.message, "`id` is required");
     }
 }

@@ -9,12 +9,11 @@
 //! sits under its own key ([`RESPONSES_FUNCTION_CALL`], [`ANTHROPIC_THINKING`]) and the other
 //! formats leave it out.
 
-use serde_json::{Map, Value};
-
 use super::agent::{Message, MessageContent};
 use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
+use crate::json::{Map, Value};
 use crate::request::wire::{field, get, index, json, Object};
 use crate::text::concat;
 

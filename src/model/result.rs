@@ -1,10 +1,10 @@
 //! The §8 result of a response: text, a parsed structured output, tool calls, or vectors/URLs.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::ToolCall;
 use crate::json::write::WriteJson;
+use crate::json::Value;
 
 /// What `process` (and `Accumulator::result`) returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -2,9 +2,8 @@
 //! prose before and after the object, trailing commas. Each repair is tried only when the text
 //! does not parse; a repair that does not yield exactly one object is an error, never `{}`.
 
-use serde_json::Value;
-
 use crate::json::value::parse_value;
+use crate::json::Value;
 use crate::text::{find, find_byte, number};
 
 /// The one object in damaged model output, or why there is none.

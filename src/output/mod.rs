@@ -5,11 +5,11 @@ mod lenient;
 mod validate;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value;
 use crate::json::write::{Object, WriteJson};
+use crate::json::{Map, Value};
 use crate::model::{Property, ToolCall};
 use crate::text::{concat, number};
 
@@ -19,7 +19,7 @@ use crate::text::{concat, number};
 pub struct Action {
     pub tool_call_id: String,
     pub tool_name: String,
-    pub arguments: Map<String, Value>,
+    pub arguments: Map,
 }
 
 impl WriteJson for Action {

@@ -1,11 +1,10 @@
 //! Validation of a parsed value against typed properties; the error names the JSON path of the
 //! first violation.
 
-use serde_json::Value;
-
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::key_index;
 use crate::json::write::quoted;
+use crate::json::Value;
 use crate::model::Property;
 use crate::text::{concat, number};
 

@@ -1,10 +1,10 @@
 //! The `process` trace span (§8): OpenTelemetry GenAI response attributes of one processed body.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::json::key_index;
 use crate::json::write::{Object, WriteJson};
+use crate::json::{Map, Value};
 use crate::model::{Agent, FinalMessage};
 use crate::process::read_body;
 use crate::providers::{read_count, Scalar};
@@ -13,7 +13,7 @@ use crate::providers::{read_count, Scalar};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Span {
     pub name: &'static str,
-    pub attributes: Map<String, Value>,
+    pub attributes: Map,
 }
 
 impl WriteJson for Span {

@@ -1,9 +1,8 @@
 //! The §7.1.8 tracing attributes: OpenTelemetry `gen_ai.*` names for a request and its response,
 //! returned as a map so callers attach them to their own span.
 
-use serde_json::Value;
-
 use crate::json::value::parse_value;
+use crate::json::Value;
 use crate::model::Agent;
 use crate::request::wire::{get, text, to_value, Array, Fields};
 use crate::text::concat;

@@ -1,11 +1,10 @@
 //! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
 
-use serde_json::{Map, Value};
-
 use super::wire::{self, Fields};
 use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::json::value;
+use crate::json::{Map, Value};
 use crate::model::{Agent, Message};
 use crate::text::concat;
 
@@ -82,7 +81,7 @@ pub struct HttpRequest {
 impl HttpRequest {
     /// `{url, method, headers: {name: value}, body}` as plain JSON.
     pub fn to_json(&self) -> Value {
-        let headers: Map<String, Value> =
+        let headers: Map =
             self.headers.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect();
         value::object([
             ("url", value::string(&self.url)),

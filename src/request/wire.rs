@@ -1,16 +1,15 @@
 //! Request bodies written straight to JSON text, for the wasm exports and `build_request`.
 //!
 //! The text is byte for byte what `serde_json` writes for the `Value` bodies of
-//! [`super::build_chat_args`]: object keys sorted (serde_json's `Map` is a `BTreeMap` here), a
+//! [`super::build_chat_args`]: object keys sorted (as [`crate::json::Map`] keeps them), a
 //! key set twice keeps its place and its last value, and values carried in from the input
 //! (metadata, options, schemas) are written as `serde_json` writes them (`json::write::value`),
 //! so numbers come out as they always did. Building no `Value` trees keeps their code out of
 //! the wasm module.
 
-use serde_json::{Map, Value};
-
 use crate::error::{Error, Result};
 use crate::json::{self, write};
+use crate::json::{Map, Value};
 use crate::text::concat;
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
@@ -223,7 +222,7 @@ pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
 
 /// `map[key]`, out of line for the same reason as [`get`].
 #[inline(never)]
-pub(crate) fn member<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+pub(crate) fn member<'v>(map: &'v Map, key: &str) -> Option<&'v Value> {
     map.get(key)
 }
 
@@ -245,7 +244,7 @@ mod tests {
     fn fields_are_written_sorted_with_the_last_value_of_a_key_set_twice() {
         let mut fields = Fields::new();
         fields.str("b", "x\"y");
-        fields.value("a", &json!({"z": 1.5, "y": [1, -2, 1e300]}));
+        fields.value("a", &json!({"z": 1.5, "y": [1, -2, 1e300]}).into());
         fields.bool("b", true);
         fields.set_absent("a", "2".into());
         fields.set_absent("c\n", "null".into());
@@ -256,7 +255,7 @@ mod tests {
     fn written_text_reads_back_as_the_values_that_went_in() {
         let numbers = [0.1, 0.30000000000000004, -1.638344060600543e-227, 2.6104882325689648e-130, 1e300, -0.0, 2.0];
         let value = json!({"f": numbers, "i": [0, 1, -1, u64::MAX, i64::MIN], "s": "\u{1}\"é", "o": {"b": [true, false, null], "a": {}}});
-        let back = to_value(&json(&value)).unwrap();
+        let back = to_value(&json(&value.clone().into())).unwrap();
         assert_eq!(back, value);
         let floats: Vec<u64> = back["f"].as_array().unwrap().iter().map(|f| f.as_f64().unwrap().to_bits()).collect();
         assert_eq!(floats, numbers.map(f64::to_bits));
@@ -265,7 +264,8 @@ mod tests {
 
     #[test]
     fn objects_and_arrays_match_serde_json() {
-        let written = Object::new().json("data", &array(vec![text("é"), json(&json!(null))])).str("type", "t").finish();
+        let written =
+            Object::new().json("data", &array(vec![text("é"), json(&json!(null).into())])).str("type", "t").finish();
         assert_eq!(written, json!({"type": "t", "data": ["é", null]}).to_string());
         assert_eq!(array(vec![]), "[]");
         assert_eq!(array(vec!["1".to_owned()]), "[1]");

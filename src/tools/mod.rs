@@ -6,12 +6,11 @@
 mod openapi;
 mod registry;
 
-use serde_json::{Map, Value};
-
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
 
 use crate::error::{Error, Result};
 use crate::json::value;
+use crate::json::{Map, Value};
 use crate::model::agent::{Tool, ToolKind};
 use crate::request::wire::{field, get, index, Array, Fields, Object};
 use crate::request::Api;
@@ -177,7 +176,7 @@ pub(crate) fn empty_schema() -> Value {
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
 /// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
-pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map<String, Value>) {
+pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map) {
     if bindings.is_empty() {
         return;
     }

@@ -5,11 +5,10 @@
 //! inlined; a ref that reaches itself again stops as a plain object, and a total node budget
 //! stops documents whose refs fan out exponentially.
 
-use serde_json::{Map, Value};
-
 use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
+use crate::json::{Map, Value};
 use crate::request::wire::{field, get};
 use crate::text::{concat, find, find_byte};
 
@@ -111,7 +110,7 @@ fn name_and_place(parameter: &Value) -> (Option<&Value>, Option<&Value>) {
 
 /// Merges the JSON request body: an object's properties become parameters; any other body
 /// becomes one `body` parameter.
-fn add_body(body: &Value, properties: &mut Map<String, Value>, required: &mut Vec<Value>) {
+fn add_body(body: &Value, properties: &mut Map, required: &mut Vec<Value>) {
     let Some(Value::Object(content)) = get(body, "content") else { return };
     let json_media = content
         .get("application/json")
@@ -173,7 +172,7 @@ impl Resolver<'_> {
 
     /// The target of `reference`, resolved, with the ref object's sibling keys (OpenAPI 3.1
     /// allows `description` beside `$ref`) laid over it.
-    fn follow(&mut self, reference: &str, ref_object: &Map<String, Value>) -> Result<Value> {
+    fn follow(&mut self, reference: &str, ref_object: &Map) -> Result<Value> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
@@ -315,11 +314,12 @@ mod tests {
 
     #[test]
     fn resolve_pointer_is_value_pointer() {
-        let doc: Value = serde_json::from_str(
+        let theirs: serde_json::Value = serde_json::from_str(
             r#"{"a":{"b":[10,{"c":"d"},12]},"":{"":1,"x":2},"a/b":3,"m~n":4,"~1":5,"~":6,"~01":7,"/":8,
                "é":{"日本":[0,1,2,3,4,5,6,7,8,9,10,11]},"~x":9,"list":[[1,[2]]],"0":"zero","01":"lead"}"#,
         )
         .unwrap();
+        let doc = Value::from(theirs.clone());
         let pointers = [
             "",
             "/",
@@ -364,7 +364,11 @@ mod tests {
             "/~1~1",
         ];
         for pointer in pointers {
-            assert_eq!(resolve_pointer(&doc, pointer), doc.pointer(pointer), "{pointer:?}");
+            assert_eq!(
+                resolve_pointer(&doc, pointer).cloned().map(serde_json::Value::from),
+                theirs.pointer(pointer).cloned(),
+                "{pointer:?}"
+            );
         }
         for token in ["", "~", "~~", "~0~1", "~10", "~01", "a~1b~0c", "~~01", "é~1ü", "~1~", "x~"] {
             assert_eq!(unescape_token(token), token.replace("~1", "/").replace("~0", "~"), "{token:?}");

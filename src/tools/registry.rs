@@ -5,10 +5,9 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use serde_json::Value;
-
 use super::empty_schema;
 use crate::error::{Error, Result};
+use crate::json::Value;
 use crate::model::Property;
 use crate::schema::to_schema;
 

@@ -1,13 +1,13 @@
 //! The wasm `Accumulator` class: one copy of the bytes into wasm memory and one `JSON.parse` of
 //! the events per `push`; the message itself stays in Rust until `finish()`.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{to_js, to_json};
 use super::js::{self, Uint8Array};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
+use crate::json::Value;
 use crate::model::{Agent, FinalMessage};
 use crate::process::message_span;
 use crate::text::concat;
@@ -104,7 +104,7 @@ impl JsAccumulator {
         let mut on_span = None;
         let options = if options.is_object() && !js::Array::is_array(&options) {
             on_span = js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok();
-            let mut map = serde_json::Map::new();
+            let mut map = crate::json::Map::new();
             for key in OPTION_KEYS {
                 let value = js::get(&options, &key.into())?;
                 if !value.is_undefined() {
@@ -243,7 +243,7 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
         } else if n.fract() == 0.0 && (-EXACT..0.0).contains(&n) {
             Value::from(n as i64)
         } else {
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            crate::json::Number::from_f64(n).map_or(Value::Null, Value::Number)
         });
     }
     to_json(value, &concat(&["options.", key]))

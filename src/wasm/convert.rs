@@ -1,13 +1,13 @@
-//! Errors and values across the JS boundary: JS data in as `serde_json::Value`, plain JSON data
+//! Errors and values across the JS boundary: JS data in as the crate's `Value`, plain JSON data
 //! out through one `JSON.parse`, and crate errors as JS `Error`s carrying `code` and `path`.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::js;
 use crate::error::Error;
 use crate::json::value::{parse_value, parse_value_bytes};
 use crate::json::write::WriteJson;
+use crate::json::Value;
 #[cfg(feature = "wasm-full")]
 use crate::model::Agent;
 

@@ -5,13 +5,13 @@
 //! one crossing, where walking the object through serde-wasm-bindgen costs a call per property.
 //! Results leave as JSON text through `JSON.parse`, so JS receives plain data.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{read_agent, to_js, to_json};
 use super::js;
 use crate::error::{Error, ErrorCode};
 use crate::json::write::WriteJson;
+use crate::json::Value;
 use crate::model::{Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
 use crate::process::{process_with, to_message, ProcessOptions, Span};

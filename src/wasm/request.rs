@@ -1,6 +1,6 @@
 //! wasm exports of buildChatArgs, buildRequest, genAiAttributes and registerTool.
 //!
-//! Conversions only: JS values come in as `serde_json::Value` (through serde-wasm-bindgen) and
+//! Conversions only: JS values come in as the crate's `Value` (through `JSON.stringify`) and
 //! go to the path-precise readers of the core; results go out as JSON text parsed by
 //! `JSON.parse`, so JS receives plain data (no `Map`, no `undefined` in arrays).
 

@@ -121,7 +121,8 @@ fn anthropic_puts_a_user_message_after_tool_results_in_the_same_turn() {
 fn anthropic_rejects_tool_call_arguments_that_are_not_a_json_object() {
     let messages =
         json!([{"role": "assistant", "metadata": {"tool_calls": [{"id": "c1", "name": "f", "arguments": "[1]"}]}}]);
-    let e = llm_wire::build_chat_args_json(&agent("anthropic", "chat", json!({})), &messages).unwrap_err();
+    let e =
+        llm_wire::build_chat_args_json(&agent("anthropic", "chat", json!({})).into(), &messages.into()).unwrap_err();
     super::assert_invalid_at(&e, "messages[0].metadata.tool_calls[0]");
 }
 
@@ -190,7 +191,7 @@ fn a_final_message_becomes_an_assistant_message_with_its_text_and_tool_calls() {
 fn a_final_message_round_trips_into_a_next_request_in_every_format() {
     let turn = final_message().to_message();
     let mut answer = Message::new("tool", "18C");
-    answer.metadata.insert("tool_call_id".into(), json!("c1"));
+    answer.metadata.insert("tool_call_id".into(), json!("c1").into());
     let messages = vec![Message::new("user", "Weather?"), turn, answer];
     let mut agent = Agent::new("m");
     for (provider, api_type, key) in

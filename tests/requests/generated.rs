@@ -161,7 +161,7 @@ fn generated_inputs_build_the_same_body_as_text_and_as_value() {
         }
         let messages = Value::Array(messages(&mut rng));
         let Some(text) = text_body(&agent, &messages) else { continue };
-        match (build_chat_args_json(&agent, &messages), text) {
+        match (build_chat_args_json(&agent.clone().into(), &messages.into()), text) {
             (Ok(value), Ok(text)) => {
                 assert_eq!(text, value.to_string(), "seed {seed}");
                 add(&text);

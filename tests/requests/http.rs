@@ -6,8 +6,9 @@ use serde_json::{json, Value};
 use super::assert_invalid_at;
 
 fn request(agent: Value, options: Value) -> HttpRequest {
-    let agent = Agent::from_json(&agent).unwrap();
-    build_request(&agent, &[Message::new("user", "hi")], &RequestOptions::from_json(&options).unwrap()).unwrap()
+    let agent = Agent::from_json(&agent.clone().into()).unwrap();
+    build_request(&agent, &[Message::new("user", "hi")], &RequestOptions::from_json(&options.clone().into()).unwrap())
+        .unwrap()
 }
 
 fn header<'a>(request: &'a HttpRequest, name: &str) -> Option<&'a str> {
@@ -43,7 +44,7 @@ fn a_base_url_replaces_the_default_and_a_trailing_slash_is_ignored() {
 
 #[test]
 fn a_provider_without_a_known_address_needs_a_base_url() {
-    let agent = Agent::from_json(&json!({"model": {"id": "m", "provider": "azure"}})).unwrap();
+    let agent = Agent::from_json(&json!({"model": {"id": "m", "provider": "azure"}}).into()).unwrap();
     let e = build_request(&agent, &[], &RequestOptions::default()).unwrap_err();
     assert_invalid_at(&e, "options.baseUrl");
 }
@@ -108,7 +109,7 @@ fn a_request_that_does_not_stream_has_no_stream_key() {
 
 #[test]
 fn streaming_an_embedding_request_is_invalid_input() {
-    let agent = Agent::from_json(&json!({"model": {"id": "m", "apiType": "embedding"}})).unwrap();
+    let agent = Agent::from_json(&json!({"model": {"id": "m", "apiType": "embedding"}}).into()).unwrap();
     let e = build_request(&agent, &[], &RequestOptions { stream: true, ..Default::default() }).unwrap_err();
     assert_invalid_at(&e, "options.stream");
 }
@@ -124,16 +125,18 @@ fn the_request_as_json_has_url_method_headers_and_a_body_string() {
 
 #[test]
 fn request_options_errors_name_the_option() {
-    assert_invalid_at(&RequestOptions::from_json(&json!({"stream": "yes"})).unwrap_err(), "options.stream");
-    assert_invalid_at(&RequestOptions::from_json(&json!({"apiKey": 1})).unwrap_err(), "options.apiKey");
+    assert_invalid_at(&RequestOptions::from_json(&json!({"stream": "yes"}).into()).unwrap_err(), "options.stream");
+    assert_invalid_at(&RequestOptions::from_json(&json!({"apiKey": 1}).into()).unwrap_err(), "options.apiKey");
 }
 
 #[test]
 fn gen_ai_attributes_name_the_operation_provider_model_and_every_request_option() {
-    let agent =
-        Agent::from_json(&json!({"model": {"id": "gpt-4o", "options": {"temperature": 0.2, "maxOutputTokens": 9,
-        "stopSequences": ["x"], "additionalProperties": {"user": "u", "metadata": {"a": 1}}}}}))
-        .unwrap();
+    let agent = Agent::from_json(
+        &json!({"model": {"id": "gpt-4o", "options": {"temperature": 0.2, "maxOutputTokens": 9,
+        "stopSequences": ["x"], "additionalProperties": {"user": "u", "metadata": {"a": 1}}}}})
+        .into(),
+    )
+    .unwrap();
     let body = llm_wire::build_chat_args(&agent, &[Message::new("user", "hi")]).unwrap();
     let a = gen_ai_attributes(&agent, &body, None);
     assert_eq!(
@@ -155,7 +158,7 @@ fn gen_ai_attributes_read_usage_finish_reasons_and_id_from_a_chat_response() {
     let agent = Agent::new("m");
     let response = json!({"id": "chatcmpl-1", "model": "m-2024", "choices": [{"finish_reason": "stop"}, {"finish_reason": "length"}],
         "usage": {"prompt_tokens": 5, "completion_tokens": 7}});
-    let a = gen_ai_attributes(&agent, &json!({}), Some(&response));
+    let a = gen_ai_attributes(&agent, &json!({}).into(), Some(&response.clone().into()));
     assert_eq!(a["gen_ai.response.id"], "chatcmpl-1");
     assert_eq!(a["gen_ai.response.model"], "m-2024");
     assert_eq!(a["gen_ai.response.finish_reasons"], json!(["stop", "length"]));
@@ -165,16 +168,16 @@ fn gen_ai_attributes_read_usage_finish_reasons_and_id_from_a_chat_response() {
 
 #[test]
 fn gen_ai_attributes_read_anthropic_responses_and_final_messages() {
-    let agent = Agent::from_json(&json!({"model": {"id": "claude", "provider": "anthropic"}})).unwrap();
+    let agent = Agent::from_json(&json!({"model": {"id": "claude", "provider": "anthropic"}}).into()).unwrap();
     let anthropic = json!({"id": "msg_1", "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 4}});
-    let a = gen_ai_attributes(&agent, &json!({"max_tokens": 4096}), Some(&anthropic));
+    let a = gen_ai_attributes(&agent, &json!({"max_tokens": 4096}).into(), Some(&anthropic.clone().into()));
     assert_eq!(a["gen_ai.provider.name"], "anthropic");
     assert_eq!(a["gen_ai.request.max_tokens"], 4096);
     assert_eq!(a["gen_ai.response.finish_reasons"], json!(["end_turn"]));
     assert_eq!(a["gen_ai.usage.output_tokens"], 4);
     let final_message =
         json!({"finishReason": "stop", "rawFinishReason": "end_turn", "usage": {"inputTokens": 1, "outputTokens": 2}});
-    let a = gen_ai_attributes(&agent, &json!({}), Some(&final_message));
+    let a = gen_ai_attributes(&agent, &json!({}).into(), Some(&final_message.clone().into()));
     assert_eq!(a["gen_ai.response.finish_reasons"], json!(["end_turn"]));
     assert_eq!(a["gen_ai.usage.input_tokens"], 1);
 }
@@ -182,14 +185,14 @@ fn gen_ai_attributes_read_anthropic_responses_and_final_messages() {
 #[test]
 fn gen_ai_operation_names_follow_the_api() {
     for (api_type, operation) in [("embedding", "embeddings"), ("image", "generate_content"), ("responses", "chat")] {
-        let agent = Agent::from_json(&json!({"model": {"id": "m", "apiType": api_type}})).unwrap();
-        assert_eq!(gen_ai_attributes(&agent, &json!({}), None)["gen_ai.operation.name"], operation);
+        let agent = Agent::from_json(&json!({"model": {"id": "m", "apiType": api_type}}).into()).unwrap();
+        assert_eq!(gen_ai_attributes(&agent, &json!({}).into(), None)["gen_ai.operation.name"], operation);
     }
 }
 
 #[test]
 fn gen_ai_attributes_read_the_body_of_a_whole_built_request() {
-    let agent = Agent::from_json(&json!({"model": {"id": "m", "options": {"seed": 4}}})).unwrap();
+    let agent = Agent::from_json(&json!({"model": {"id": "m", "options": {"seed": 4}}}).into()).unwrap();
     let built = build_request(&agent, &[Message::new("user", "hi")], &RequestOptions::default()).unwrap();
     assert_eq!(gen_ai_attributes(&agent, &built.to_json(), None)["gen_ai.request.seed"], 4);
 }
@@ -201,5 +204,8 @@ fn extra_headers_are_added_and_replace_built_ones_of_the_same_name() {
     assert_eq!(header(&r, "User-Agent"), Some("my-app/1"));
     assert_eq!(r.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case("user-agent")).count(), 1);
     assert_eq!(header(&r, "anthropic-dangerous-direct-browser-access"), Some("true"));
-    assert_invalid_at(&RequestOptions::from_json(&json!({"headers": {"a": 1}})).unwrap_err(), "options.headers.a");
+    assert_invalid_at(
+        &RequestOptions::from_json(&json!({"headers": {"a": 1}}).into()).unwrap_err(),
+        "options.headers.a",
+    );
 }

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::{assert_invalid_at, chat, error, user};
 
 fn agent_error(agent: Value) -> llm_wire::Error {
-    Agent::from_json(&agent).unwrap_err()
+    Agent::from_json(&agent.clone().into()).unwrap_err()
 }
 
 #[test]
@@ -81,7 +81,7 @@ fn invalid_messages_fail_at_the_exact_path() {
         (json!([{"role": "user", "content": "x", "metadata": []}]), "messages[0].metadata"),
     ];
     for (messages, path) in table {
-        assert_invalid_at(&Message::list_from_json(&messages).unwrap_err(), path);
+        assert_invalid_at(&Message::list_from_json(&messages.clone().into()).unwrap_err(), path);
     }
 }
 
@@ -119,17 +119,18 @@ fn a_malformed_tool_call_in_metadata_is_invalid_input_at_its_field() {
 #[test]
 fn property_lists_accept_the_prompty_properties_wrapper() {
     let wrapped = Agent::from_json(
-        &json!({"model": "m", "tools": [{"kind": "function", "name": "f", "parameters": {"properties": [{"name": "a", "kind": "string"}]}}]}),
+        &json!({"model": "m", "tools": [{"kind": "function", "name": "f", "parameters": {"properties": [{"name": "a", "kind": "string"}]}}]}).into(),
     );
     let flat = Agent::from_json(
-        &json!({"model": "m", "tools": [{"kind": "function", "name": "f", "parameters": [{"name": "a", "kind": "string"}]}]}),
+        &json!({"model": "m", "tools": [{"kind": "function", "name": "f", "parameters": [{"name": "a", "kind": "string"}]}]}).into(),
     );
     assert_eq!(wrapped.unwrap(), flat.unwrap());
 }
 
 #[test]
 fn property_list_errors_use_the_path_they_are_given() {
-    let e = Property::list_from_json(&json!([{"name": "a", "kind": "string"}, {"name": "b"}]), "outputs").unwrap_err();
+    let e = Property::list_from_json(&json!([{"name": "a", "kind": "string"}, {"name": "b"}]).into(), "outputs")
+        .unwrap_err();
     assert_invalid_at(&e, "outputs[1].kind");
 }
 
@@ -144,7 +145,7 @@ fn no_input_shape_makes_the_builder_panic() {
             json!({"model": "m", "outputs": [value]}),
             json!({"model": {"id": "m", "options": value}}),
         ] {
-            let _ = llm_wire::build_chat_args_json(&agent, &user(json!("hi")));
+            let _ = llm_wire::build_chat_args_json(&agent.into(), &user(json!("hi")).into());
         }
         for messages in [
             json!([value]),
@@ -157,7 +158,7 @@ fn no_input_shape_makes_the_builder_panic() {
                 super::agent("anthropic", "chat", json!({})),
                 super::agent("openai", "responses", json!({})),
             ] {
-                let _ = llm_wire::build_chat_args_json(&agent, &messages);
+                let _ = llm_wire::build_chat_args_json(&agent.into(), &messages.clone().into());
             }
         }
     }

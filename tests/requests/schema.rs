@@ -5,7 +5,7 @@ use llm_wire::Property;
 use serde_json::{json, Value};
 
 fn props(value: Value) -> Vec<Property> {
-    Property::list_from_json(&value, "p").unwrap()
+    Property::list_from_json(&value.clone().into(), "p").unwrap()
 }
 
 #[test]
@@ -99,11 +99,12 @@ fn strict_mode_requires_everything_and_makes_optional_properties_nullable_at_eve
 
 #[test]
 fn make_strict_closes_a_json_schema_at_every_depth() {
-    let mut schema = json!({"type": "object", "required": ["b"], "properties": {
+    let mut schema: llm_wire::Value = json!({"type": "object", "required": ["b"], "properties": {
         "a": {"type": "object", "properties": {"c": {"type": "string"}}},
         "b": {"type": "array", "items": {"type": "object", "properties": {"d": {"type": ["integer"]}}}},
         "e": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-    }});
+    }})
+    .into();
     make_strict(&mut schema);
     let expected = json!({"type": "object", "required": ["b", "a", "e"], "additionalProperties": false, "properties": {
         "a": {"type": ["object", "null"], "properties": {"c": {"type": ["string", "null"]}}, "required": ["c"], "additionalProperties": false},

@@ -290,7 +290,8 @@ fn a_custom_tool_is_looked_up_in_the_registry_by_name() {
         "registry_by_name_test",
         &json!({"description": "Registered", "parameters": [
             {"name": "n", "kind": "integer", "required": true},
-        ]}),
+        ]})
+        .into(),
     )
     .unwrap();
     let f = functions(json!([{"kind": "my_kind", "name": "registry_by_name_test"}]));
@@ -305,7 +306,7 @@ fn a_custom_tool_is_looked_up_in_the_registry_by_name() {
 #[test]
 fn a_custom_tool_is_looked_up_in_the_registry_by_kind_when_its_name_is_not_registered() {
     let schema = json!({"type": "object", "properties": {"url": {"type": "string"}}});
-    register_tool("registry_kind_test", &json!({"parameters": schema})).unwrap();
+    register_tool("registry_kind_test", &json!({"parameters": schema}).into()).unwrap();
     let f = functions(json!([{"kind": "registry_kind_test", "name": "fetch", "description": "Fetch"}]));
     unregister_tool("registry_kind_test");
     assert_eq!(f[0], json!({"name": "fetch", "description": "Fetch", "parameters": schema}));
@@ -323,7 +324,8 @@ fn a_custom_tool_with_no_schema_and_no_registration_is_an_error_naming_the_tool(
 
 #[test]
 fn registering_a_tool_with_a_bad_property_is_invalid_input_at_the_property() {
-    let e = register_tool("bad_registration", &json!({"parameters": [{"name": "x", "kind": "text"}]})).unwrap_err();
+    let e =
+        register_tool("bad_registration", &json!({"parameters": [{"name": "x", "kind": "text"}]}).into()).unwrap_err();
     assert_invalid_at(&e, "def.parameters[0].kind");
 }
 

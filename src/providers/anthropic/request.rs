@@ -5,11 +5,10 @@
 //! the `tool` messages answering them become `tool_result` blocks of one user turn, as the API
 //! requires all results of a turn in the next user message.
 
-use serde_json::{Map, Value};
-
 use crate::error::{Error, Result};
 use crate::json::key_index;
 use crate::json::value::parse_value;
+use crate::json::{Map, Value};
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message};
 use crate::options::write_anthropic;

@@ -337,7 +337,7 @@ impl AnthropicStream {
 /// A server tool block with the input its deltas assembled (the start event carries `{}`).
 fn server_block(start: &str, input: &str) -> RawJson {
     let assembled = (|| {
-        let serde_json::Value::Object(mut block) = json::value::parse_value(start).ok()? else { return None };
+        let json::Value::Object(mut block) = json::value::parse_value(start).ok()? else { return None };
         if !input.trim().is_empty() {
             block.insert("input".into(), json::value::parse_value(input).ok()?);
         }

@@ -5,9 +5,8 @@
 //! `function_call_output` items, from either the canonical metadata (`tool_calls`,
 //! `tool_call_id`) or the §7.4.1 `responses_function_call` item carried by a tool result.
 
-use serde_json::Value;
-
 use crate::error::Result;
+use crate::json::Value;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
