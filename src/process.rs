@@ -45,14 +45,12 @@ impl<'a> From<&'a Value> for ResponseBody<'a> {
 
 impl ResponseBody<'_> {
     /// The body as JSON text. A parsed value is serialised once, so both forms take one path.
-    fn text(&self) -> Result<std::borrow::Cow<'_, str>> {
+    fn text(&self) -> std::borrow::Cow<'_, str> {
         match self {
             // A string value is the body text, as a JS string is.
-            ResponseBody::Text(text) => Ok(std::borrow::Cow::Borrowed(text)),
-            ResponseBody::Json(Value::String(text)) => Ok(std::borrow::Cow::Borrowed(text.as_str())),
-            ResponseBody::Json(value) => {
-                Ok(std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)))
-            }
+            ResponseBody::Text(text) => std::borrow::Cow::Borrowed(text),
+            ResponseBody::Json(Value::String(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+            ResponseBody::Json(value) => std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)),
         }
     }
 }
@@ -175,7 +173,7 @@ pub fn process_with<'a>(
     options: ProcessOptions<'_>,
 ) -> Result<ProcessResult> {
     let response = response.into();
-    let text = response.text()?;
+    let text = response.text();
     let mut message = None;
     let outcome = (|| match Api::of(agent)? {
         Api::Embedding => openai_embeddings::response::EmbeddingBody::read(&text).map_err(invalid_body)?.result(),
@@ -203,7 +201,7 @@ pub fn process_with<'a>(
 /// A provider error body is `Err(provider_error)`; embeddings and images have no message form.
 pub fn to_message<'a>(response: impl Into<ResponseBody<'a>>, agent: Option<&Agent>) -> Result<FinalMessage> {
     let response = response.into();
-    let text = response.text()?;
+    let text = response.text();
     let api = match agent {
         Some(agent) => Api::of(agent)?,
         None => Api::detect(&text)?,
