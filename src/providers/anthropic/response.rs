@@ -122,7 +122,8 @@ impl MessageBody<'_> {
             return Err(provider_error(error));
         }
         if self.kind.as_deref() == Some("error") {
-            return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
+            // No error object: the provider's error with the default message, no type or code.
+            return Err(provider_error(&ErrorBody::default()));
         }
         start_body(b, &self.id, &self.model, &Scalar::default());
         for (index, raw) in self.content.as_deref().unwrap_or_default().iter().enumerate() {
