@@ -273,10 +273,8 @@ fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<
         return Ok(ProcessResult::ToolCalls(std::mem::take(&mut message.tool_calls)));
     }
     let text = extra.output_text.unwrap_or_else(|| std::mem::take(&mut message.text));
-    if text.is_empty() {
-        if let Some(refusal) = extra.refusal.filter(|r| !r.is_empty()) {
-            return Ok(ProcessResult::Text(refusal));
-        }
-    }
-    Ok(ProcessResult::of_text(text, agent.has_outputs()))
+    Ok(match extra.refusal.filter(|r| !r.is_empty() && text.is_empty()) {
+        Some(refusal) => ProcessResult::Text(refusal),
+        None => ProcessResult::of_text(text, agent.has_outputs()),
+    })
 }
