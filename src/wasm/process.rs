@@ -49,15 +49,17 @@ pub fn process_js(
     let text = response_text(&response)?;
     let on_span =
         if options.is_object() { js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok() } else { None };
-    let mut span: Option<Span> = None;
-    let mut keep = |s: Span| span = Some(s);
-    let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut keep) } else { None } };
+    // The callback runs once the outcome is known, failed or not (the last thing `process_with`
+    // does); an exception it throws reaches the caller.
+    let mut called = Ok(JsValue::UNDEFINED);
+    let mut call = |span: Span| {
+        if let Some(f) = &on_span {
+            called = to_js(&span).and_then(|span| f.call1(&JsValue::NULL, &span));
+        }
+    };
+    let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut call) } else { None } };
     let result = process_with(&agent, text.as_str(), options);
-    if let (Some(f), Some(span)) = (on_span, span) {
-        // The callback runs once the outcome is known, failed or not; an exception it throws
-        // reaches the caller.
-        f.call1(&JsValue::NULL, &to_js(&span)?)?;
-    }
+    called?;
     to_js(&result?)
 }
 
