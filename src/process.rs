@@ -45,14 +45,12 @@ impl<'a> From<&'a Value> for ResponseBody<'a> {
 
 impl ResponseBody<'_> {
     /// The body as JSON text. A parsed value is serialised once, so both forms take one path.
-    fn text(&self) -> Result<std::borrow::Cow<'_, str>> {
+    fn text(&self) -> std::borrow::Cow<'_, str> {
         match self {
             // A string value is the body text, as a JS string is.
-            ResponseBody::Text(text) => Ok(std::borrow::Cow::Borrowed(text)),
-            ResponseBody::Json(Value::String(text)) => Ok(std::borrow::Cow::Borrowed(text.as_str())),
-            ResponseBody::Json(value) => {
-                Ok(std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)))
-            }
+            ResponseBody::Text(text) => std::borrow::Cow::Borrowed(text),
+            ResponseBody::Json(Value::String(text)) => std::borrow::Cow::Borrowed(text.as_str()),
+            ResponseBody::Json(value) => std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)),
         }
     }
 }
@@ -175,7 +173,7 @@ pub fn process_with<'a>(
     options: ProcessOptions<'_>,
 ) -> Result<ProcessResult> {
     let response = response.into();
-    let text = response.text()?;
+    let text = response.text();
     let mut message = None;
     let outcome = (|| match Api::of(agent)? {
         Api::Embedding => openai_embeddings::response::EmbeddingBody::read(&text).map_err(invalid_body)?.result(),
@@ -187,7 +185,7 @@ pub fn process_with<'a>(
     })();
     if let Some(on_span) = options.on_span {
         // §8: every call emits its span; a failed one says why in `error.type` (OTel convention).
-        let mut span = span::process_span(agent, message.as_ref(), &text);
+        let mut span = span::process_span(Some(&agent.model), message.as_ref(), &text);
         if let Err(e) = &outcome {
             span.attributes.insert("error.type".into(), e.code.as_str().into());
         }
@@ -203,7 +201,7 @@ pub fn process_with<'a>(
 /// A provider error body is `Err(provider_error)`; embeddings and images have no message form.
 pub fn to_message<'a>(response: impl Into<ResponseBody<'a>>, agent: Option<&Agent>) -> Result<FinalMessage> {
     let response = response.into();
-    let text = response.text()?;
+    let text = response.text();
     let api = match agent {
         Some(agent) => Api::of(agent)?,
         None => Api::detect(&text)?,
@@ -275,10 +273,8 @@ fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<
         return Ok(ProcessResult::ToolCalls(std::mem::take(&mut message.tool_calls)));
     }
     let text = extra.output_text.unwrap_or_else(|| std::mem::take(&mut message.text));
-    if text.is_empty() {
-        if let Some(refusal) = extra.refusal.filter(|r| !r.is_empty()) {
-            return Ok(ProcessResult::Text(refusal));
-        }
-    }
-    Ok(ProcessResult::of_text(text, agent.has_outputs()))
+    Ok(match extra.refusal.filter(|r| !r.is_empty() && text.is_empty()) {
+        Some(refusal) => ProcessResult::Text(refusal),
+        None => ProcessResult::of_text(text, agent.has_outputs()),
+    })
 }

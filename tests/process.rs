@@ -148,6 +148,18 @@ fn a_bare_error_string_is_a_provider_error() {
 }
 
 #[test]
+fn an_anthropic_error_type_without_an_error_object_is_a_plain_provider_error() {
+    for error in ["", r#","error": null"#] {
+        let body = format!(r#"{{"type": "error"{error}}}"#);
+        let err = process(&agent("anthropic", ""), body.as_str()).unwrap_err();
+        assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, "the provider reported an error"));
+        assert_eq!(err.path, None);
+        let detail = err.provider.clone().unwrap();
+        assert_eq!((detail.kind, detail.code, detail.retryable), (None, None, false));
+    }
+}
+
+#[test]
 fn a_null_error_field_is_not_an_error() {
     let body = json!({"error": null, "status": "completed", "output": [], "output_text": "ok"});
     assert_eq!(run(&agent("openai", "responses"), &body), json!("ok"));

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::json::key_index;
 use crate::json::write::{Object, WriteJson};
 use crate::json::{Map, Value};
-use crate::model::{Agent, FinalMessage};
+use crate::model::{Agent, FinalMessage, Model};
 use crate::process::read_body;
 use crate::providers::{read_count, Scalar};
 
@@ -28,31 +28,32 @@ impl WriteJson for Span {
 /// The `process` span of a final message, streamed (`Accumulator::finish`) or not: the
 /// operation and provider, then what the response says (id, model, finish reasons, usage).
 pub fn message_span(agent: Option<&Agent>, message: &FinalMessage) -> Span {
-    let default = Agent::default();
-    process_span(agent.unwrap_or(&default), Some(message), "")
+    process_span(agent.map(|a| &a.model), Some(message), "")
 }
 
-/// The `process` span of a body. Embedding and image bodies have no message; their model and
-/// usage are read from the body itself.
-pub(crate) fn process_span(agent: &Agent, message: Option<&FinalMessage>, body: &str) -> Span {
+/// The `process` span of a body, for the agent's `model` (none: the default model). Embedding
+/// and image bodies have no message; their model and usage are read from the body itself.
+pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>, body: &str) -> Span {
+    let (api_type, configured, id) =
+        model.map_or(("", "", ""), |m| (m.api_type.as_str(), m.provider.as_str(), m.id.as_str()));
     let mut attributes = Map::new();
     let mut set = |key: &str, value: Value| {
         attributes.insert(key.to_owned(), value);
     };
-    let operation = match agent.model.api_type.as_str() {
+    let operation = match api_type {
         "embedding" => "embeddings",
         "image" => "image_generation",
         _ => "chat",
     };
     set("gen_ai.operation.name", operation.into());
-    let provider = match (agent.model.provider.as_str(), message.and_then(|m| m.provider.as_deref())) {
+    let provider = match (configured, message.and_then(|m| m.provider.as_deref())) {
         ("", Some(named)) => named,
         ("", None) => "openai",
         (configured, _) => configured,
     };
     set("gen_ai.provider.name", provider.into());
-    if !agent.model.id.is_empty() {
-        set("gen_ai.request.model", agent.model.id.as_str().into());
+    if !id.is_empty() {
+        set("gen_ai.request.model", id.into());
     }
     match message {
         Some(message) => {

@@ -48,8 +48,10 @@ pub(crate) fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
 /// Any of the crate's result values as plain JS data: written to JSON text in Rust (by hand,
 /// as serde_json would write it, without serde's serializer), parsed once by the engine's
 /// `JSON.parse` (one crossing, no per-property calls).
-pub(crate) fn to_js<T: WriteJson + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    js::parse(&value.to_json_text())
+pub(crate) fn to_js(value: &dyn WriteJson) -> Result<JsValue, JsValue> {
+    let mut out = String::with_capacity(128);
+    value.write_json(&mut out);
+    js::parse(&out)
 }
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors); a

@@ -49,15 +49,17 @@ pub fn process_js(
     let text = response_text(&response)?;
     let on_span =
         if options.is_object() { js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok() } else { None };
-    let mut span: Option<Span> = None;
-    let mut keep = |s: Span| span = Some(s);
-    let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut keep) } else { None } };
+    // The callback runs once the outcome is known, failed or not (the last thing `process_with`
+    // does); an exception it throws reaches the caller.
+    let mut called = Ok(JsValue::UNDEFINED);
+    let mut call = |span: Span| {
+        if let Some(f) = &on_span {
+            called = to_js(&span).and_then(|span| f.call1(&JsValue::NULL, &span));
+        }
+    };
+    let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut call) } else { None } };
     let result = process_with(&agent, text.as_str(), options);
-    if let (Some(f), Some(span)) = (on_span, span) {
-        // The callback runs once the outcome is known, failed or not; an exception it throws
-        // reaches the caller.
-        f.call1(&JsValue::NULL, &to_js(&span)?)?;
-    }
+    called?;
     to_js(&result?)
 }
 
@@ -77,7 +79,7 @@ pub fn to_message_js(
 pub fn parse_tool_arguments_js(
     #[wasm_bindgen(unchecked_param_type = "ToolCall[]")] tool_calls: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let calls = read_tool_calls(&to_json(tool_calls, "toolCalls")?)?;
+    let calls = read_tool_calls(to_json(tool_calls, "toolCalls")?)?;
     to_js(&parse_tool_arguments(&calls)?)
 }
 
@@ -99,29 +101,33 @@ pub fn parse_structured_output_js(
 }
 
 /// `[{id, name, arguments}]`; `arguments` may also be an already parsed object (it is
-/// serialised back, so the parser sees what the wire would carry).
-fn read_tool_calls(value: &Value) -> crate::Result<Vec<ToolCall>> {
-    let Value::Array(items) = value else {
+/// serialised back, so the parser sees what the wire would carry). The strings are moved out.
+fn read_tool_calls(value: Value) -> crate::Result<Vec<ToolCall>> {
+    let Value::Array(mut items) = value else {
         return Err(Error::invalid_input("toolCalls", "expected a list of tool calls"));
     };
     let mut calls = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let text = |k: &str| match item.get(k) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            None | Some(Value::Null) => Ok(String::new()),
-            Some(_) => Err(Error::invalid_input(wire::field(&wire::index("toolCalls", i), k), "expected a string")),
-        };
+    for (i, item) in items.iter_mut().enumerate() {
         let arguments = match item.get("arguments") {
             Some(v @ Value::Object(_)) => v.to_json_text(),
-            _ => text("arguments")?,
+            _ => take_text(item, i, "arguments")?,
         };
         if !item.is_object() {
             return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
                 .with_path(wire::index("toolCalls", i)));
         }
-        calls.push(ToolCall { id: text("id")?, name: text("name")?, arguments });
+        calls.push(ToolCall { id: take_text(item, i, "id")?, name: take_text(item, i, "name")?, arguments });
     }
     Ok(calls)
+}
+
+/// The string `key` of the `i`th tool call, moved out; `""` when absent or null.
+fn take_text(item: &mut Value, i: usize, key: &str) -> crate::Result<String> {
+    match item.get_mut(key) {
+        Some(Value::String(s)) => Ok(std::mem::take(s)),
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(_) => Err(Error::invalid_input(wire::field(&wire::index("toolCalls", i), key), "expected a string")),
+    }
 }
 
 #[cfg(test)]

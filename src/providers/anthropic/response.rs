@@ -13,7 +13,7 @@ use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
-use crate::providers::{ErrorBody, Scalar};
+use crate::providers::{start_body, ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
 ///
@@ -122,10 +122,11 @@ impl MessageBody<'_> {
             return Err(provider_error(error));
         }
         if self.kind.as_deref() == Some("error") {
-            return Err(crate::error::Error::provider("the provider reported an error", Default::default()));
+            // No error object: the provider's error with the default message, no type or code.
+            return Err(provider_error(&ErrorBody::default()));
         }
-        b.start(self.id.as_deref(), self.model.as_deref(), None);
-        for (index, raw) in self.content.iter().flatten().enumerate() {
+        start_body(b, &self.id, &self.model, &Scalar::default());
+        for (index, raw) in self.content.as_deref().unwrap_or_default().iter().enumerate() {
             match ContentBlock::read(raw) {
                 Some(block) => {
                     let fed = block.feed(b, raw, index);
@@ -152,7 +153,7 @@ impl ContentBlock<'_> {
         match self.kind.as_deref().unwrap_or("") {
             "text" => {
                 b.text(0, self.text.as_deref().unwrap_or(""))?;
-                for citation in self.citations.iter().flatten() {
+                for citation in self.citations.as_deref().unwrap_or_default() {
                     b.citation(0, RawJson::from_valid(citation));
                 }
             }

@@ -12,6 +12,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::JsonResult;
 use crate::process::errors::provider_error;
+use crate::providers::start_body;
 
 /// A `chat.completion` body: a chunk whose choices carry `message` where a chunk's carry `delta`.
 pub(crate) struct Completion<'a>(Chunk<'a>);
@@ -38,7 +39,7 @@ impl Completion<'_> {
         if let Some(error) = &body.error {
             return Err(provider_error(error));
         }
-        b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref());
+        start_body(b, &body.id, &body.model, &body.provider);
         let usage = body.usage();
         let choices = std::mem::take(&mut body.choices);
         drop(body);

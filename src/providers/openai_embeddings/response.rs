@@ -105,8 +105,9 @@ impl EmbeddingBody<'_> {
         // Servers answer in input order and say so in `index`; a stable sort keeps ties.
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
         let mut vectors = Vec::with_capacity(items.len());
-        for (i, item) in items.into_iter().enumerate() {
-            let why = match item.embedding {
+        // Each vector is moved out of its item; the items are dropped once, at the end.
+        for (i, item) in items.iter_mut().enumerate() {
+            let why = match item.embedding.take() {
                 Some(Vector(Ok(vector))) => {
                     vectors.push(vector);
                     continue;

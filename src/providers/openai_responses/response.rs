@@ -13,7 +13,7 @@ use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
-use crate::providers::{ErrorBody, Scalar};
+use crate::providers::{start_body, ErrorBody, Scalar};
 
 /// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
 /// wrong kind reads as absent where the serde derive this replaces refused the whole body
@@ -178,7 +178,7 @@ impl ResponseBody<'_> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
-        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        start_body(b, &self.id, &self.model, &Scalar::default());
         let mut calls = 0;
         let mut refusal: Option<String> = None;
         for (index, raw) in self.output.iter().enumerate() {
@@ -216,13 +216,15 @@ impl Item<'_> {
     ) -> Result<()> {
         match self.kind.as_deref().unwrap_or("") {
             "reasoning" => {
-                for part in self.summary.iter().flatten().chain(self.content.iter().flatten()) {
-                    b.break_block(0);
-                    b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                for parts in [&self.summary, &self.content] {
+                    for part in parts.as_deref().unwrap_or_default() {
+                        b.break_block(0);
+                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                    }
                 }
             }
             "message" => {
-                for part in self.content.iter().flatten() {
+                for part in self.content.as_deref().unwrap_or_default() {
                     match part.kind.as_deref() {
                         Some("refusal") => {
                             let text = part.refusal.as_deref().unwrap_or("");
@@ -232,7 +234,7 @@ impl Item<'_> {
                         _ => {
                             b.break_block(0);
                             b.text(0, part.text.as_deref().unwrap_or(""))?;
-                            for annotation in part.annotations.iter().flatten() {
+                            for annotation in part.annotations.as_deref().unwrap_or_default() {
                                 b.citation(0, RawJson::from_valid(annotation));
                             }
                         }
