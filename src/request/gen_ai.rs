@@ -4,8 +4,8 @@
 use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::Agent;
-use crate::request::Api;
 use crate::request::wire::{get, text, to_value, Array, Fields};
+use crate::request::Api;
 use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
@@ -60,7 +60,8 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => request,
     };
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX) {
+        for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX)
+        {
             match (key.as_str(), value) {
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {

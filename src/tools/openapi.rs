@@ -13,7 +13,8 @@ use crate::request::wire::{field, get};
 use crate::text::{concat, find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
+/// Where a parameter may be, as a `json::key_index` table.
+const PARAMETER_PLACES: &str = "path query header";
 /// How many schema nodes ref expansion may produce for one document.
 const NODE_BUDGET: usize = 100_000;
 /// How many refs may be followed inside one another: a long chain of distinct refs would
@@ -76,7 +77,7 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         else {
             continue;
         };
-        if !PARAMETER_PLACES.contains(&place) || properties.contains_key(name) {
+        if crate::json::key_index(place.as_bytes(), PARAMETER_PLACES) == usize::MAX || properties.contains_key(name) {
             continue;
         }
         let mut schema =
