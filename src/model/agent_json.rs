@@ -84,10 +84,11 @@ impl<'a> Obj<'a> {
             (None, None) => "nothing".to_owned(),
         };
         let mut message = String::from("expected one of ");
-        for c in allowed.chars() {
-            match c {
-                ' ' => message.push_str(", "),
-                c => message.push(c),
+        // The lists are ASCII: a byte is its char.
+        for &b in allowed.as_bytes() {
+            match b {
+                b' ' => message.push_str(", "),
+                b => message.push(char::from(b)),
             }
         }
         message.push_str(", got ");
