@@ -178,9 +178,15 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     let unbound = Map::new();
     let strict_object =
         strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
+    // With bound parameters, a strict object's `required` (or a list of names) is written again
+    // below, so it is not copied here: an emptied one then needs no taking out.
+    let rewrites_required =
+        !bound.is_empty() && (strict_object || matches!(member(map, "required"), Some(Value::Array(_))));
     let mut out = Fields::new();
     for (key, value) in map {
-        out.set(key, json_text(value));
+        if !(rewrites_required && key == "required") {
+            out.set(key, json_text(value));
+        }
     }
     if strict_object {
         let mut was_required: Vec<&str> = Vec::new();
@@ -211,8 +217,6 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         out.set("properties", properties.finish());
         if bound.is_empty() || !required.is_empty() {
             out.set("required", required.finish());
-        } else {
-            out.remove("required");
         }
         out.bool("additionalProperties", false);
     } else if !bound.is_empty() {
@@ -228,9 +232,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
                     kept.push(json_text(name));
                 }
             }
-            if kept.is_empty() {
-                out.remove("required");
-            } else {
+            if !kept.is_empty() {
                 out.set("required", kept.finish());
             }
         }

@@ -13,10 +13,11 @@ use crate::json::{Map, Value};
 use crate::request::wire::{field, index};
 use crate::text::concat;
 
-const KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
-const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
-const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
-const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
+// The closed lists of values, space-separated (as `json::key_index` reads them).
+const KINDS: &str = "string integer float boolean array object";
+const ROLES: &str = "system developer user assistant tool";
+const PART_KINDS: &str = "text image audio file";
+const API_TYPES: &str = "chat responses embedding image";
 
 const STRING: &str = "a string";
 const BOOLEAN: &str = "a boolean";
@@ -73,21 +74,22 @@ impl<'a> Obj<'a> {
         }
     }
 
-    /// A string from a closed list of values.
+    /// A string from a closed list of values (space-separated).
     #[inline(never)]
-    fn one_of(&self, key: &str, allowed: &[&str], default: Option<&str>) -> Result<String> {
+    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>) -> Result<String> {
         let got = match (self.opt_str(key)?, default) {
-            (Some(s), _) if allowed.contains(&s.as_str()) => return Ok(s),
+            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => return Ok(s),
             (None, Some(d)) => return Ok(d.to_owned()),
             (Some(s), _) => crate::json::write::quoted(&s),
             (None, None) => "nothing".to_owned(),
         };
         let mut message = String::from("expected one of ");
-        for (i, value) in allowed.iter().enumerate() {
-            if i > 0 {
-                message.push_str(", ");
+        // The lists are ASCII: a byte is its char.
+        for &b in allowed.as_bytes() {
+            match b {
+                b' ' => message.push_str(", "),
+                b => message.push(char::from(b)),
             }
-            message.push_str(value);
         }
         message.push_str(", got ");
         message.push_str(&got);
@@ -203,20 +205,10 @@ fn read_model(value: &Value, path: &str) -> Result<Model> {
 
 fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
     let options = Obj::new(value, path)?;
-    const KNOWN: &[&str] = &[
-        "temperature",
-        "maxOutputTokens",
-        "topP",
-        "topK",
-        "frequencyPenalty",
-        "presencePenalty",
-        "stopSequences",
-        "seed",
-        "allowMultipleToolCalls",
-        "additionalProperties",
-    ];
+    const KNOWN: &str = "temperature maxOutputTokens topP topK frequencyPenalty presencePenalty stopSequences seed \
+                         allowMultipleToolCalls additionalProperties";
     // A misspelt or provider-specific option would otherwise vanish without a trace.
-    if let Some(key) = options.map.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+    if let Some(key) = options.map.keys().find(|k| crate::json::key_index(k.as_bytes(), KNOWN) == usize::MAX) {
         return Err(Error::invalid_input(
             options.at(key),
             concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),

@@ -5,23 +5,12 @@ use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::Agent;
 use crate::request::wire::{get, text, to_value, Array, Fields};
+use crate::request::Api;
 use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
-const NOT_OPTIONS: &[&str] = &[
-    "model",
-    "messages",
-    "input",
-    "instructions",
-    "system",
-    "prompt",
-    "tools",
-    "tool_choice",
-    "response_format",
-    "text",
-    "stream",
-    "stream_options",
-];
+const NOT_OPTIONS: &str =
+    "model messages input instructions system prompt tools tool_choice response_format text stream stream_options";
 
 /// The semantic-convention name of a request option, where one exists.
 fn option_attribute(key: &str) -> String {
@@ -50,10 +39,9 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
 /// [`gen_ai_attributes`] as JSON text (what the wasm export returns).
 pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> String {
     let mut attributes = Fields::new();
-    let operation = match agent.model.api_type() {
-        _ if agent.model.provider() == "anthropic" => "chat",
-        "embedding" => "embeddings",
-        "image" => "generate_content",
+    let operation = match Api::of(agent) {
+        Ok(Api::OpenAiEmbeddings) => "embeddings",
+        Ok(Api::OpenAiImages) => "generate_content",
         _ => "chat",
     };
     attributes.str("gen_ai.operation.name", operation);
@@ -72,7 +60,8 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => request,
     };
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(k, _)| !NOT_OPTIONS.contains(&k.as_str())) {
+        for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX)
+        {
             match (key.as_str(), value) {
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {

@@ -47,12 +47,6 @@ impl Fields {
         }
     }
 
-    pub(crate) fn remove(&mut self, key: &str) {
-        if let Ok(at) = self.find(key) {
-            self.0.remove(at);
-        }
-    }
-
     #[inline(never)]
     pub(crate) fn str(&mut self, key: &str, value: &str) {
         self.set(key, text(value));

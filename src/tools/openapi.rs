@@ -13,7 +13,8 @@ use crate::request::wire::{field, get};
 use crate::text::{concat, find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-const PARAMETER_PLACES: &[&str] = &["path", "query", "header"];
+/// Where a parameter may be, as a `json::key_index` table.
+const PARAMETER_PLACES: &str = "path query header";
 /// How many schema nodes ref expansion may produce for one document.
 const NODE_BUDGET: usize = 100_000;
 /// How many refs may be followed inside one another: a long chain of distinct refs would
@@ -38,7 +39,8 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
     let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
     let mut defs = Vec::new();
     for (route, item) in paths {
-        let item = resolver.resolve(item)?;
+        let mut item = item.clone();
+        resolver.resolve(&mut item)?;
         let shared = get(&item, "parameters").cloned().unwrap_or(Value::Null);
         for method in METHODS {
             if let Some(operation) = get(&item, method).filter(|o| o.is_object()) {
@@ -75,7 +77,7 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         else {
             continue;
         };
-        if !PARAMETER_PLACES.contains(&place) || properties.contains_key(name) {
+        if crate::json::key_index(place.as_bytes(), PARAMETER_PLACES) == usize::MAX || properties.contains_key(name) {
             continue;
         }
         let mut schema =
@@ -143,36 +145,36 @@ fn add_body(body: &Value, properties: &mut Map, required: &mut Vec<Value>) {
 }
 
 impl Resolver<'_> {
-    /// `value` with every local `$ref` inside it inlined.
-    fn resolve(&mut self, value: &Value) -> Result<Value> {
+    /// Inlines every local `$ref` inside `value`, in place (a copy of the document's part, so no
+    /// second tree is built beside it).
+    fn resolve(&mut self, value: &mut Value) -> Result<()> {
         self.budget = self.budget.checked_sub(1).ok_or_else(|| {
             Error::invalid_input(self.path, "the OpenAPI document expands to too many schema nodes through its $refs")
         })?;
         match value {
-            Value::Object(map) => match map.get("$ref") {
-                Some(Value::String(reference)) => self.follow(reference, map),
-                _ => {
-                    let mut out = Map::new();
-                    for (key, item) in map {
-                        out.insert(key.clone(), self.resolve(item)?);
-                    }
-                    Ok(Value::Object(out))
-                }
-            },
-            Value::Array(items) => {
-                let mut out = Vec::new();
-                for item in items {
-                    out.push(self.resolve(item)?);
-                }
-                Ok(Value::Array(out))
+            Value::Object(map) if reference_of(map).is_some() => {
+                let ref_object = std::mem::take(map);
+                *value = self.follow(&ref_object)?;
             }
-            other => Ok(other.clone()),
+            Value::Object(map) => {
+                for item in map.values_mut() {
+                    self.resolve(item)?;
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    self.resolve(item)?;
+                }
+            }
+            _ => {}
         }
+        Ok(())
     }
 
-    /// The target of `reference`, resolved, with the ref object's sibling keys (OpenAPI 3.1
-    /// allows `description` beside `$ref`) laid over it.
-    fn follow(&mut self, reference: &str, ref_object: &Map) -> Result<Value> {
+    /// The target of the object's `$ref`, resolved, with the ref object's sibling keys (OpenAPI
+    /// 3.1 allows `description` beside `$ref`) laid over it.
+    fn follow(&mut self, ref_object: &Map) -> Result<Value> {
+        let reference = reference_of(ref_object).unwrap_or_default();
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
@@ -196,17 +198,25 @@ impl Resolver<'_> {
                 concat(&["$ref `", reference, "` points at nothing in the document"]),
             ));
         };
+        let mut resolved = target.clone();
         self.stack.push(reference.to_owned());
-        let resolved = self.resolve(target);
+        let done = self.resolve(&mut resolved);
         self.stack.pop();
-        let mut resolved = resolved?;
+        done?;
         if let Value::Object(map) = &mut resolved {
             for (key, value) in ref_object.iter().filter(|(k, _)| *k != "$ref") {
-                map.insert(key.clone(), self.resolve(value)?);
+                let mut value = value.clone();
+                self.resolve(&mut value)?;
+                map.insert(key.clone(), value);
             }
         }
         Ok(resolved)
     }
+}
+
+/// The `$ref` of an object, when it is a string.
+fn reference_of(map: &Map) -> Option<&str> {
+    map.get("$ref").and_then(Value::as_str)
 }
 
 /// `Value::pointer` (RFC 6901) with byte loops instead of `split('/')` and two

@@ -10,7 +10,7 @@ use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
 use crate::model::continuity::ANTHROPIC_THINKING;
-use crate::model::{Agent, ContentPart, Message};
+use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
@@ -94,7 +94,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
 fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTurn<'m>>) -> Result<()> {
     if message.role == "tool" {
         let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
-        let content = if message.content.parts().iter().all(ContentPart::is_text) {
+        let all_text = match &message.content {
+            MessageContent::Text(_) => true,
+            MessageContent::Parts(parts) => parts.iter().all(ContentPart::is_text),
+        };
+        let content = if all_text {
             text(&message.content.text())
         } else {
             let mut blocks = Array::new();
@@ -140,7 +144,16 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
 
 /// [`content_blocks`] written as JSON text, onto `blocks`.
 fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()> {
-    let parts = message.content.parts();
+    let parts = match &message.content {
+        // A plain string is one text part.
+        MessageContent::Text(value) => {
+            if !value.is_empty() {
+                blocks.push(text_block(value));
+            }
+            return Ok(());
+        }
+        MessageContent::Parts(parts) => parts,
+    };
     let path = field(path, "content");
     for (j, part) in parts.iter().enumerate() {
         if !(part.is_text() && part.value.is_empty()) {
@@ -150,10 +163,15 @@ fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()>
     Ok(())
 }
 
+/// `{text, type: "text"}`, a text block.
+fn text_block(text: &str) -> String {
+    Object::new().str("text", text).str("type", "text").finish()
+}
+
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
     let block_type = match key_index(part.kind.as_bytes(), "text image file audio") {
-        0 => return Ok(Object::new().str("text", &part.value).str("type", "text").finish()),
+        0 => return Ok(text_block(&part.value)),
         1 => "image",
         2 => "document",
         3 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),

@@ -70,14 +70,13 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     let mut wire = Fields::new();
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
-        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" {
+        // `tool_calls` is written from the calls read below (and left out when there are none).
+        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" && key != TOOL_CALLS {
             wire.value(key, value);
         }
     }
     let calls = message.tool_call_list(path)?;
-    if calls.is_empty() {
-        wire.remove(TOOL_CALLS);
-    } else {
+    if !calls.is_empty() {
         let mut written = Array::new();
         for call in &calls {
             written.push(write_openai_tool_call(call));

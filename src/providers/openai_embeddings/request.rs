@@ -1,7 +1,7 @@
 //! OpenAI embeddings request bodies (§7.2).
 
 use crate::error::Result;
-use crate::model::{Agent, Message};
+use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_absent;
 use crate::request::wire::{array, text, Fields};
 
@@ -9,8 +9,13 @@ use crate::request::wire::{array, text, Fields};
 pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut texts = Vec::new();
     for message in messages {
-        for part in message.content.parts().iter().filter(|part| part.is_text()) {
-            texts.push(text(&part.value));
+        match &message.content {
+            MessageContent::Text(value) => texts.push(text(value)),
+            MessageContent::Parts(parts) => {
+                for part in parts.iter().filter(|part| part.is_text()) {
+                    texts.push(text(&part.value));
+                }
+            }
         }
     }
     let input = if texts.len() == 1 { texts.remove(0) } else { array(texts) };
