@@ -216,7 +216,6 @@ impl MessageBuilder {
     }
 
     /// Opens a tool call and returns its position in the message's tool calls.
-    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn begin_tool_call(
         &mut self,
         choice: u32,

@@ -66,7 +66,6 @@ struct MessageStart<'a> {
 }
 
 impl<'a> MessageStart<'a> {
-    #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
             let slot = match key_index(key, "id model usage") {
@@ -223,7 +222,9 @@ impl AnthropicStream {
         Ok(Handled::Done)
     }
 
-    #[cfg_attr(llw_speed, optimize(speed))]
+    // `usage`, `block_start`, `block_stop` and `MessageStart::read` run a few times per stream,
+    // not per event: they are left to the size-optimised build, unlike the delta path (paired,
+    // no slower; 0.3 KB smaller with `begin_tool_call`: bench/FINDINGS.md §00000000).
     fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
@@ -231,7 +232,6 @@ impl AnthropicStream {
         }
     }
 
-    #[cfg_attr(llw_speed, optimize(speed))]
     fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         // A block restarted at an open index replaces it.
         self.close(index);
@@ -318,7 +318,6 @@ impl AnthropicStream {
         Some(self.open.swap_remove(at).1)
     }
 
-    #[cfg_attr(llw_speed, optimize(speed))]
     fn block_stop(&mut self, index: u64, b: &mut MessageBuilder) -> Result<()> {
         let Some(open) = self.close(index) else { return Ok(()) };
         match open {
