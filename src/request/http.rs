@@ -133,9 +133,10 @@ fn endpoint(api: Api) -> &'static str {
     }
 }
 
-/// The body of [`build_chat_args`] with the URL, `POST` and headers: Bearer auth (Azure's
-/// `api-key`; Anthropic's `x-api-key` and `anthropic-version`), `User-Agent`, and for streaming
-/// `stream: true` (OpenAI Chat also asks for usage in the last chunk).
+/// The body of [`build_chat_args`](crate::build_chat_args) with the URL, `POST` and headers:
+/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`),
+/// `User-Agent`, and for streaming `stream: true` (OpenAI Chat also asks for usage in the last
+/// chunk).
 pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
     let mut body = write_chat_args(agent, messages)?;
     let api = Api::of(agent)?;
