@@ -178,13 +178,21 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     let unbound = Map::new();
     let strict_object =
         strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
-    // With bound parameters, a strict object's `required` (or a list of names) is written again
-    // below, so it is not copied here: an emptied one then needs no taking out.
-    let rewrites_required =
-        !bound.is_empty() && (strict_object || matches!(member(map, "required"), Some(Value::Array(_))));
+    // The members written again below are not copied first: a strict object's `properties`
+    // would otherwise be written as text at every level of nesting and thrown away, and an
+    // emptied `required` would need taking out.
+    let rewritten = |key: &str, value: &Value| match key {
+        "properties" => strict_object || (!bound.is_empty() && value.is_object()),
+        "required" => strict_object || (!bound.is_empty() && value.is_array()),
+        "additionalProperties" => strict_object,
+        "items" => strict,
+        "anyOf" | "oneOf" | "allOf" => strict && value.is_array(),
+        "$defs" | "definitions" => strict && value.is_object(),
+        _ => false,
+    };
     let mut out = Fields::new();
     for (key, value) in map {
-        if !(rewrites_required && key == "required") {
+        if !rewritten(key, value) {
             out.set(key, json_text(value));
         }
     }
