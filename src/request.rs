@@ -35,7 +35,7 @@ impl Api {
             return Ok(Api::Anthropic);
         }
         let other = agent.model.api_type();
-        match crate::json::key_index(other.as_bytes(), "chat responses embedding image") {
+        match crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES) {
             0 => Ok(Api::OpenAiChat),
             1 => Ok(Api::OpenAiResponses),
             2 => Ok(Api::OpenAiEmbeddings),

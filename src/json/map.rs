@@ -90,9 +90,7 @@ impl Map {
 
     /// Moves every member of `other` into this map (replacing the values of keys in both).
     pub fn append(&mut self, other: &mut Map) {
-        for (key, value) in std::mem::take(&mut other.members) {
-            self.insert(key, value);
-        }
+        self.extend(std::mem::take(&mut other.members));
     }
 
     /// The number of members.

@@ -570,9 +570,7 @@ impl PartialEq<serde_json::Value> for Value {
             (Value::Bool(a), serde_json::Value::Bool(b)) => a == b,
             (Value::Number(a), serde_json::Value::Number(b)) => *a == Number::from(b.clone()),
             (Value::String(a), serde_json::Value::String(b)) => a == b,
-            (Value::Array(a), serde_json::Value::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a == b)
-            }
+            (Value::Array(a), serde_json::Value::Array(b)) => a == b,
             (Value::Object(a), serde_json::Value::Object(b)) => a == b,
             _ => false,
         }
@@ -581,8 +579,9 @@ impl PartialEq<serde_json::Value> for Value {
 
 impl PartialEq<serde_json::Map<String, serde_json::Value>> for Map {
     fn eq(&self, other: &serde_json::Map<String, serde_json::Value>) -> bool {
-        // Both iterate in key order.
-        self.len() == other.len() && self.iter().zip(other).all(|((ka, a), (kb, b))| ka == kb && a == b)
+        // By key, not side by side: serde_json's map keeps insertion order when any crate in
+        // the build turns on its `preserve_order` feature.
+        self.len() == other.len() && self.iter().all(|(key, a)| other.get(key).is_some_and(|b| a == b))
     }
 }
 

@@ -113,8 +113,8 @@ pub(crate) fn object<const N: usize>(mut fields: [(&str, Value); N]) -> Value {
     object_of(&mut fields)
 }
 
-/// One insert at a time: collecting into the map would link a sort for its bulk build. A
-/// slice, not an iterator, so there is one copy of this for every arity.
+/// One insert at a time: the fields are few, and a bulk build would check their order and
+/// collect them first. A slice, not an iterator, so there is one copy of this for every arity.
 #[inline(never)]
 fn object_of(fields: &mut [(&str, Value)]) -> Value {
     let mut map = Map::new();

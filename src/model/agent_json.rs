@@ -16,8 +16,10 @@ use crate::text::concat;
 // The closed lists of values, space-separated (as `json::key_index` reads them).
 const KINDS: &str = "string integer float boolean array object";
 const ROLES: &str = "system developer user assistant tool";
-const PART_KINDS: &str = "text image audio file";
-const API_TYPES: &str = "chat responses embedding image";
+/// The content part kinds (also read by the OpenAI Chat request writer).
+pub(crate) const PART_KINDS: &str = "text image audio file";
+/// The `apiType` values (also read by `request::Api::of`).
+pub(crate) const API_TYPES: &str = "chat responses embedding image";
 
 const STRING: &str = "a string";
 const BOOLEAN: &str = "a boolean";

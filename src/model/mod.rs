@@ -2,7 +2,7 @@
 //! (stream events, the final message, usage, results).
 
 pub mod agent;
-mod agent_json;
+pub(crate) mod agent_json;
 mod event;
 mod message;
 mod result;

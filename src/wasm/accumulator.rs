@@ -243,7 +243,7 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
         } else if n.fract() == 0.0 && (-EXACT..0.0).contains(&n) {
             Value::from(n as i64)
         } else {
-            crate::json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            Value::from(n)
         });
     }
     to_json(value, &concat(&["options.", key]))

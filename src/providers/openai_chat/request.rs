@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::json::key_index;
+use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
@@ -112,7 +113,7 @@ pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&
 fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -> Result<String> {
     let chat = text_type.is_none();
     let mut item = Fields::new();
-    let (kind, nested) = match key_index(part.kind.as_bytes(), "text image audio file") {
+    let (kind, nested) = match key_index(part.kind.as_bytes(), PART_KINDS) {
         0 => {
             item.str("text", &part.value);
             (text_type.unwrap_or("text"), false)
