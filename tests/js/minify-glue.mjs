@@ -18,7 +18,8 @@ if (!path || !types) {
   process.exit(2);
 }
 
-const { code } = transformSync(readFileSync(path, "utf8"), { minify: true, format: "esm" });
+const { code, warnings } = transformSync(readFileSync(path, "utf8"), { minify: true, format: "esm" });
+for (const warning of warnings) console.warn(`minify-glue: ${warning.text}`);
 const list = code.match(/export\s*\{([^}]*)\};?\s*$/);
 if (!list) {
   console.error(`minify-glue: no export list at the end of the minified ${path}`);
@@ -29,6 +30,7 @@ const names = list[1].split(",").map((pair) => {
   // `default` is the init function, wasm-bindgen's `__wbg_init`.
   return `[${local},${JSON.stringify(exported === "default" ? "__wbg_init" : exported)}]`;
 });
-const rename = `for(const[f,n]of[${names.join()}])Object.defineProperty(f,"name",{value:n});`;
+// Functions and classes only: an exported enum is a frozen object, which has no name to set.
+const rename = `for(const[f,n]of[${names.join()}])typeof f=="function"&&Object.defineProperty(f,"name",{value:n});`;
 const banner = `/* @ts-self-types="./${types}" */\n`;
 writeFileSync(path, banner + code.slice(0, list.index) + rename + code.slice(list.index));

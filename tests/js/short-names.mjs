@@ -13,9 +13,10 @@
 //
 // The module's sections are rewritten with their new lengths; nothing else in it moves. Each
 // glue or types file has every old name replaced where it stands as a whole token. Every import
-// must be found in every glue file given (a `.d.ts` file lists exports only): a file that does
-// not mention one was generated from another module, and the step fails rather than ship a
-// package whose glue cannot instantiate it.
+// must be found in every glue file given (a `.d.ts` file lists exports only), and every
+// wasm-bindgen export a glue calls must be in the module: a file that fails either was
+// generated from another module, and the step fails rather than ship a package whose glue
+// cannot instantiate it. An import that is not wasm-bindgen's stops it too.
 
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -33,6 +34,7 @@ function leb(buf, at) {
   let value = 0;
   let shift = 0;
   for (;;) {
+    if (at >= buf.length) fail(`${wasmPath} is truncated`);
     const b = buf[at++];
     value += (b & 0x7f) * 2 ** shift;
     shift += 7;
@@ -77,6 +79,9 @@ for (let at = 8; at < bytes.length; ) {
 
 const renames = new Map();
 const imports = new Set();
+/** The public exports, which keep their names. */
+const kept = [];
+const internal = (name) => name.startsWith("__wbg") || name.startsWith("__wbindgen");
 let next = 0;
 function shortName(old) {
   if (!renames.has(old)) renames.set(old, `_${(next++).toString(36)}`);
@@ -111,6 +116,8 @@ function rewriteImports(body) {
     [field, at] = readName(body, at);
     const descStart = at;
     at = skipImportDesc(body, at);
+    // Every import is wasm-bindgen's own: a plain name (`memory`) could not be replaced safely.
+    if (!internal(field)) fail(`the import ${field} is not one of wasm-bindgen's`);
     imports.add(field);
     parts.push(encodeName(module), encodeName(shortName(field)), body.subarray(descStart, at));
   }
@@ -125,8 +132,8 @@ function rewriteExports(body) {
     [name, at] = readName(body, at);
     const descStart = at;
     at = leb(body, at + 1)[1];
-    const internal = name.startsWith("__wbg") || name.startsWith("__wbindgen");
-    parts.push(encodeName(internal ? shortName(name) : name), body.subarray(descStart, at));
+    if (!internal(name)) kept.push(name);
+    parts.push(encodeName(internal(name) ? shortName(name) : name), body.subarray(descStart, at));
   }
   return Buffer.concat(parts);
 }
@@ -138,21 +145,11 @@ for (const [id, body] of sections) {
 }
 // A public export could already be called like a short name: refuse rather than clash.
 const taken = new Set(renames.values());
-for (const [id, body] of sections) {
-  if (id !== 7) continue;
-  let [count, at] = leb(body, 0);
-  while (count--) {
-    let name;
-    [name, at] = readName(body, at);
-    at = leb(body, at + 1)[1];
-    if (!renames.has(name) && taken.has(name)) fail(`the export ${name} clashes with a short name`);
-  }
-}
+for (const name of kept) if (taken.has(name)) fail(`the export ${name} clashes with a short name`);
 
-// Longest names first, so no name is replaced inside a longer one that starts the same way.
-const order = [...renames.keys()].sort((a, b) => b.length - a.length);
+// Whole tokens only: a name is never replaced inside a longer one.
 const escape = (s) => s.replace(/[$]/g, "\\$");
-const pattern = new RegExp(`(?<![A-Za-z0-9_$])(${order.map(escape).join("|")})(?![A-Za-z0-9_$])`, "g");
+const pattern = new RegExp(`(?<![A-Za-z0-9_$])(${[...renames.keys()].map(escape).join("|")})(?![A-Za-z0-9_$])`, "g");
 const texts = textPaths.map((path) => {
   const text = readFileSync(path, "utf8");
   const seen = new Set();
@@ -163,6 +160,10 @@ const texts = textPaths.map((path) => {
   if (!path.endsWith(".d.ts")) {
     const missing = [...imports].filter((name) => !seen.has(name));
     if (missing.length) fail(`${path} does not provide the module's imports ${missing.join(", ")}`);
+    // And the other way: a wasm-bindgen export the glue calls that the module lacks (a glue
+    // generated from another build of the module).
+    const stale = [...new Set(replaced.match(/(?<![A-Za-z0-9_$])wasm\.__wb(?:g|indgen)[A-Za-z0-9_$]*/g) ?? [])];
+    if (stale.length) fail(`${path} calls exports the module lacks: ${stale.join(", ")}`);
   }
   return [path, replaced];
 });

@@ -63,6 +63,13 @@ test("imports and internal exports are renamed in the module and the glue alike"
   new WebAssembly.Instance(module, { "./m_bg.js": { _0() {}, _1() {} } });
 });
 
+test("a glue file that calls an export the module lacks stops the build", () => {
+  const files = setUp(`${glue}\nwasm.__wbindgen_free(0);`);
+  const run = spawnSync(process.execPath, [script, files.wasm, files.js]);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr.toString(), /calls exports the module lacks: wasm\.__wbindgen_free/);
+});
+
 test("a glue file that lacks one of the module's imports stops the build and changes nothing", () => {
   const files = setUp(glue.replace(/__wbindgen_throw_fedcba9876543210/, "__wbindgen_throw_other"));
   const before = readFileSync(files.wasm);
