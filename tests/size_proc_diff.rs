@@ -18,6 +18,9 @@ use llm_wire::{
 };
 use serde_json::{json, Value};
 
+mod common;
+use common::mutate::{delete, node, paths};
+
 fn agent(provider: &str, api: &str, outputs: bool) -> Agent {
     let mut a = Agent::default();
     a.model.id = "m".into();
@@ -74,58 +77,6 @@ fn replacements() -> Vec<Value> {
         json!({"message": "m", "type": "overloaded_error", "code": 500}),
         json!("{\"a\":1}"),
     ]
-}
-
-/// Every value in the tree, by path of steps.
-fn paths(v: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
-    out.push(at.clone());
-    match v {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                at.push(Step::I(i));
-                paths(item, at, out);
-                at.pop();
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                at.push(Step::K(k.clone()));
-                paths(item, at, out);
-                at.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-#[derive(Clone)]
-enum Step {
-    I(usize),
-    K(String),
-}
-
-fn node<'v>(v: &'v mut Value, path: &[Step]) -> &'v mut Value {
-    let mut v = v;
-    for s in path {
-        v = match s {
-            Step::I(i) => &mut v[*i],
-            Step::K(k) => &mut v[k.as_str()],
-        };
-    }
-    v
-}
-
-fn delete(v: &mut Value, path: &[Step]) {
-    let Some((last, parent)) = path.split_last() else { return };
-    match (node(v, parent), last) {
-        (Value::Array(items), Step::I(i)) => {
-            items.remove(*i);
-        }
-        (Value::Object(map), Step::K(k)) => {
-            map.remove(k);
-        }
-        _ => {}
-    }
 }
 
 fn bodies() -> Vec<String> {
@@ -216,8 +167,7 @@ fn inputs() -> Vec<String> {
             }
         }
         let Ok(value) = serde_json::from_str::<Value>(&text) else { continue };
-        let mut all = Vec::new();
-        paths(&value, &mut Vec::new(), &mut all);
+        let all = paths(&value);
         for p in &all {
             for r in &reps {
                 let mut v = value.clone();
@@ -245,8 +195,7 @@ fn structured_inputs() -> Vec<String> {
         "items": [{"name": "a", "qty": 1}, {"name": "b"}], "meta": {"z": 1}, "ok": true,
         "odd key": 1, "ints": [1, 2.0, 3], "any": [1]});
     let mut out = vec![base.to_string()];
-    let mut all = Vec::new();
-    paths(&base, &mut Vec::new(), &mut all);
+    let all = paths(&base);
     let mut reps = replacements();
     reps.push(json!(1.5));
     reps.push(json!(1e300));

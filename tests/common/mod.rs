@@ -3,6 +3,8 @@
 //! as JSON, so the same checks apply to what Rust returns and to what JS receives.
 #![allow(dead_code)]
 
+pub mod mutate;
+
 use serde_json::Value;
 
 /// Fixture directories and the stream format their `.sse` files are in.
