@@ -64,37 +64,35 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
+# One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue is
+# made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the same
+# .wasm gets the CommonJS glue for require() (wasm-bindgen's nodejs glue, instantiated synchronously);
+# the names only the module and its glues share (hashed imports, wasm-bindgen's own exports) are
+# made short in the module, both glues and the types at once (tests/js/short-names.mjs); the glue a
+# page loads is minified with its exports' names kept (tests/js/minify-glue.mjs); and wasm-bindgen's
+# `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public may be `any`.
+define build_entry
+RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
+	wasm-pack build --release --target web --out-dir $(1) --out-name $(2) --no-pack . -- $(RELEASE_CARGO_FLAGS) $(4)
+rm -rf $(3)
+wasm-bindgen --target nodejs --out-dir $(3) --out-name $(2) target/wasm32-unknown-unknown/release/llm_wire.wasm
+node tests/js/short-names.mjs $(1)/$(2)_bg.wasm $(1)/$(2).js $(3)/$(2).js $(1)/$(2).d.ts $(1)/$(2)_bg.wasm.d.ts
+node tests/js/minify-glue.mjs $(1)/$(2).js $(2).d.ts
+cp $(3)/$(2).js $(1)/$(2).cjs
+sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
+endef
+
 $(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs tests/js/minify-glue.mjs $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
-	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
-		wasm-pack build --release --target web --out-dir $(PKG) --out-name llm_wire --no-pack . -- $(RELEASE_CARGO_FLAGS)
-	@# CommonJS glue for require(): the same .wasm, instantiated synchronously by wasm-bindgen's nodejs glue.
-	rm -rf target/pkg-cjs
-	wasm-bindgen --target nodejs --out-dir target/pkg-cjs --out-name llm_wire target/wasm32-unknown-unknown/release/llm_wire.wasm
-	@# The names only the module and its glue share (hashed imports, wasm-bindgen's own exports)
-	@# made short in the module and in both glues and the types at once (tests/js/short-names.mjs).
-	node tests/js/short-names.mjs $(PKG)/llm_wire_bg.wasm $(PKG)/llm_wire.js target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.d.ts $(PKG)/llm_wire_bg.wasm.d.ts
-	@# The glue a page loads, minified with its exports' names kept (tests/js/minify-glue.mjs).
-	node tests/js/minify-glue.mjs $(PKG)/llm_wire.js llm_wire.d.ts
-	cp target/pkg-cjs/llm_wire.js $(PKG)/llm_wire.cjs
+	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
-	@# wasm-bindgen types its raw exports (InitOutput) with `any`; nothing public may be `any`.
-	sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(PKG)/llm_wire.d.ts
 	@# helpers.cjs is helpers.mjs with its one export made a CommonJS one.
 	sed 's/^export function makeHelpers/function makeHelpers/' pkg-template/helpers.mjs > $(PKG)/helpers.cjs
 	echo 'module.exports = { makeHelpers };' >> $(PKG)/helpers.cjs
 	@# The stream entry (`llm-wire/stream`): the same crate without the `wasm-full` exports, so a
 	@# page that only reads streams loads the Accumulator alone. Its entry files are the main
 	@# ones pointed at its own module (and at the shared helpers one directory up).
-	RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
-		wasm-pack build --release --target web --out-dir $(PKG)/stream --out-name llm_wire_stream --no-pack . -- $(RELEASE_CARGO_FLAGS) --no-default-features
-	rm -rf target/pkg-cjs-stream
-	wasm-bindgen --target nodejs --out-dir target/pkg-cjs-stream --out-name llm_wire_stream target/wasm32-unknown-unknown/release/llm_wire.wasm
-	node tests/js/short-names.mjs $(PKG)/stream/llm_wire_stream_bg.wasm $(PKG)/stream/llm_wire_stream.js \
-		target/pkg-cjs-stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.d.ts $(PKG)/stream/llm_wire_stream_bg.wasm.d.ts
-	node tests/js/minify-glue.mjs $(PKG)/stream/llm_wire_stream.js llm_wire_stream.d.ts
-	cp target/pkg-cjs-stream/llm_wire_stream.js $(PKG)/stream/llm_wire_stream.cjs
-	sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(PKG)/stream/llm_wire_stream.d.ts
+	$(call build_entry,$(PKG)/stream,llm_wire_stream,target/pkg-cjs-stream,--no-default-features)
 	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \
 		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./helpers\.#../helpers.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
 	cp README.md $(PKG)/
