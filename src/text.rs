@@ -1,5 +1,5 @@
-//! Byte-level stand-ins for `str::find(&str)`, `str::split(char)`, `split_once(char)` and
-//! `String::from_utf8_lossy`.
+//! Byte-level stand-ins for `str::find(&str)`, `str::split(char)`, `split_once(char)`,
+//! `String::from_utf8_lossy` and the integer parsers.
 //!
 //! The few places that look for a separator in a string do it with these plain byte loops
 //! rather than the standard library's pattern searchers (`StrSearcher`/`TwoWaySearcher`,
@@ -68,6 +68,45 @@ pub(crate) fn lossy(mut bytes: &[u8]) -> String {
             }
         }
     }
+}
+
+/// `text` as an unsigned integer of at most `max`, read as the standard library's
+/// `from_str_radix` reads one (`radix` at most 16, `max` at least 15): an optional `+`, then
+/// one or more digits, `None` for anything else or a larger value. One loop for every integer
+/// the crate reads (JSON integers, SSE `retry`, HTTP statuses, `\u` escapes), where
+/// `str::parse` is a generic instance per integer type, four of them in the wasm module.
+pub(crate) fn parse_uint(text: &[u8], radix: u32, max: u64) -> Option<u64> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    let radix_wide = u64::from(radix);
+    // `n * radix + digit <= max` checked without the 128-bit multiply of `checked_mul`.
+    let limit = max / radix_wide;
+    let mut n: u64 = 0;
+    for &byte in digits {
+        let digit = u64::from(char::from(byte).to_digit(radix)?);
+        if n > limit {
+            return None;
+        }
+        n *= radix_wide;
+        if n > max - digit {
+            return None;
+        }
+        n += digit;
+    }
+    Some(n)
+}
+
+/// `text.parse::<i64>()`: an optional sign (`+` or `-`), then decimal digits.
+pub(crate) fn parse_int(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] if rest.first() != Some(&b'+') => (true, rest),
+        _ => (false, text),
+    };
+    // A negative magnitude may be one more than `i64::MAX`: `i64::MIN`.
+    let n = parse_uint(digits, 10, i64::MAX as u64 + u64::from(negative))? as i64;
+    Some(if negative { n.wrapping_neg() } else { n })
 }
 
 #[cfg(test)]
@@ -158,6 +197,72 @@ mod tests {
         cases.extend((0xC0..=0xFFu8).flat_map(|a| (0x70..=0xC4u8).map(move |b| vec![a, b, 0x80, b'z'])));
         for bytes in cases {
             assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn the_integer_readers_are_str_parse() {
+        let mut tokens: Vec<String> = [
+            "",
+            "+",
+            "-",
+            "0",
+            "-0",
+            "+0",
+            "00",
+            "007",
+            "+-1",
+            "-+1",
+            "--1",
+            "++1",
+            "1+",
+            " 1",
+            "1 ",
+            "1_0",
+            "1.0",
+            "1e3",
+            "65535",
+            "65536",
+            "+65535",
+            "ffff",
+            "FFFF",
+            "fFfF",
+            "+fff",
+            "-fff",
+            "g",
+            "dead",
+            "DEAD",
+            "12ab",
+            "１",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "0000000000000000000000001",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 24) as usize;
+            let alphabet = b"0123456789+-afAFxz";
+            tokens.push(
+                (0..len).map(|i| char::from(alphabet[((seed >> (i % 8 * 8)) as usize + i) % alphabet.len()])).collect(),
+            );
+        }
+        for t in &tokens {
+            let b = t.as_bytes();
+            assert_eq!(parse_uint(b, 10, u64::MAX), t.parse::<u64>().ok(), "{t:?}");
+            assert_eq!(parse_uint(b, 10, u16::MAX.into()), t.parse::<u16>().ok().map(u64::from), "{t:?}");
+            assert_eq!(parse_uint(b, 16, u16::MAX.into()), u16::from_str_radix(t, 16).ok().map(u64::from), "{t:?}");
+            assert_eq!(parse_int(b), t.parse::<i64>().ok(), "{t:?}");
         }
     }
 }

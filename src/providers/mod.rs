@@ -113,7 +113,7 @@ impl<'a> ErrorBody<'a> {
 /// Whether an error type or code names a transient condition (overload, rate limit, server).
 pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
     let Some(value) = kind_or_code else { return false };
-    if let Ok(status) = value.parse::<u16>() {
+    if let Some(status) = crate::text::parse_uint(value.as_bytes(), 10, u16::MAX.into()) {
         return status == 408 || status == 409 || status == 429 || status >= 500;
     }
     matches!(
@@ -161,8 +161,8 @@ pub(crate) fn repair_lone_surrogates(data: &[u8]) -> Option<Vec<u8>> {
         if data[at] != b'\\' || data[at + 1] != b'u' {
             return None;
         }
-        let value = u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
-        (0xD800..=0xDFFF).contains(&value).then_some(value)
+        let value = crate::text::parse_uint(hex, 16, u16::MAX.into())?;
+        (0xD800..=0xDFFF).contains(&value).then_some(value as u16)
     }
     let mut out: Option<Vec<u8>> = None;
     let mut at = 0;

@@ -226,7 +226,7 @@ impl EventState {
                 self.id.extend_from_slice(value);
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                self.retry = std::str::from_utf8(value).ok().and_then(|v| v.parse().ok());
+                self.retry = crate::text::parse_uint(value, 10, u64::MAX);
             }
             _ => {} // unknown fields are ignored
         }
