@@ -174,38 +174,37 @@ impl Agent {
     /// Reads an agent (DESIGN.md §2); errors carry paths starting with `agent`.
     pub fn from_json(value: &Value) -> Result<Agent> {
         let agent = Obj::new(value, "agent")?;
-        let model = match agent.get("model") {
+        // Filled in place: a failure drops the one agent, not a ladder of half-read parts.
+        let mut read = Agent::default();
+        match agent.get("model") {
             // Prompty's shorthand: `model: "gpt-4o"`.
-            Some(Value::String(id)) if !id.is_empty() => Model { id: id.clone(), ..Default::default() },
-            Some(model) => read_model(model, &agent.at("model"))?,
+            Some(Value::String(id)) if !id.is_empty() => read.model.id = id.clone(),
+            Some(model) => read_model(model, &agent.at("model"), &mut read.model)?,
             None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
-        };
-        let mut tools = Vec::new();
+        }
         if let Some(list) = agent.get("tools") {
             let path = agent.at("tools");
             for (i, item) in items(list, &path)?.iter().enumerate() {
-                tools.push(read_tool(item, &index(&path, i))?);
+                read_tool(item, &index(&path, i), &mut read.tools)?;
             }
         }
-        Ok(Agent { model, tools, outputs: agent.properties("outputs")? })
+        read.outputs = agent.properties("outputs")?;
+        Ok(read)
     }
 }
 
-fn read_model(value: &Value, path: &str) -> Result<Model> {
+fn read_model(value: &Value, path: &str, read: &mut Model) -> Result<()> {
     let model = Obj::new(value, path)?;
-    let options = match model.get("options") {
-        None => ModelOptions::default(),
-        Some(options) => read_options(options, &model.at("options"))?,
-    };
-    Ok(Model {
-        id: model.req_str("id")?,
-        provider: model.opt_str("provider")?.unwrap_or_default(),
-        api_type: model.one_of("apiType", API_TYPES, Some("chat"))?,
-        options,
-    })
+    if let Some(options) = model.get("options") {
+        read_options(options, &model.at("options"), &mut read.options)?;
+    }
+    read.id = model.req_str("id")?;
+    read.provider = model.opt_str("provider")?.unwrap_or_default();
+    read.api_type = model.one_of("apiType", API_TYPES, Some("chat"))?;
+    Ok(())
 }
 
-fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
+fn read_options(value: &Value, path: &str, read: &mut ModelOptions) -> Result<()> {
     let options = Obj::new(value, path)?;
     const KNOWN: &str = "temperature maxOutputTokens topP topK frequencyPenalty presencePenalty stopSequences seed \
                          allowMultipleToolCalls additionalProperties";
@@ -216,8 +215,6 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
             concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),
         ));
     }
-    // Filled field by field: one value to drop when a later field fails, not every earlier one.
-    let mut read = ModelOptions::default();
     for (key, slot) in [
         ("temperature", &mut read.temperature),
         ("maxOutputTokens", &mut read.max_output_tokens),
@@ -232,7 +229,7 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
     read.seed = options.opt_number("seed")?;
     read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
     read.additional_properties = options.opt_object("additionalProperties")?.cloned().unwrap_or_default();
-    Ok(read)
+    Ok(())
 }
 
 impl Property {
@@ -264,11 +261,21 @@ fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
     Ok(read)
 }
 
-fn read_tool(value: &Value, path: &str) -> Result<Tool> {
+/// Reads one tool onto the end of `tools`, filled in place there.
+fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
     let tool = Obj::new(value, path)?;
     let kind_name = tool.req_str("kind")?;
-    let name = tool.req_str("name")?;
-    let kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
+    tools.push(Tool {
+        name: String::new(),
+        description: None,
+        strict: false,
+        bindings: Map::new(),
+        kind: ToolKind::Function { parameters: Vec::new() },
+    });
+    let Some(read) = tools.last_mut() else { return Ok(()) };
+    read.name = tool.req_str("name")?;
+    let name = &read.name;
+    read.kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
         0 => ToolKind::Function { parameters: tool.properties("parameters")? },
         1 => {
             let child_path = tool.at("child");
@@ -277,7 +284,7 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
                 None => {
                     return Err(Error::invalid_input(
                         child_path,
-                        concat(&["prompty tool `", &name, "` must carry its loaded child ({description?, inputs})"]),
+                        concat(&["prompty tool `", name, "` must carry its loaded child ({description?, inputs})"]),
                     ))
                 }
             };
@@ -290,21 +297,18 @@ fn read_tool(value: &Value, path: &str) -> Result<Tool> {
         2 => ToolKind::Mcp {
             server_name: tool.opt_str("serverName")?,
             allowed_tools: tool.strings("allowedTools")?,
-            tools: read_mcp_tools(&tool, &name)?,
+            tools: read_mcp_tools(&tool, name)?,
         },
-        3 => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
+        3 => ToolKind::OpenApi { specification: read_specification(&tool, name)? },
         _ => ToolKind::Custom {
             kind: kind_name,
             parameters_schema: tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone())),
         },
     };
-    Ok(Tool {
-        description: tool.opt_str("description")?.filter(|d| !d.is_empty()),
-        strict: tool.opt_bool("strict")?.unwrap_or(false),
-        bindings: read_bindings(&tool)?,
-        name,
-        kind,
-    })
+    read.description = tool.opt_str("description")?.filter(|d| !d.is_empty());
+    read.strict = tool.opt_bool("strict")?.unwrap_or(false);
+    read.bindings = read_bindings(&tool)?;
+    Ok(())
 }
 
 /// `tools`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
