@@ -237,18 +237,24 @@ impl Property {
     pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
         let mut properties = Vec::new();
         for (i, item) in items(value, path)?.iter().enumerate() {
-            properties.push(read_property(item, &index(path, i), true)?);
+            read_property(item, &index(path, i), true, push_default(&mut properties))?;
         }
         Ok(properties)
     }
 }
 
-/// Reads one property; `named` is false for array `items`, whose name means nothing.
-fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
+/// A default value pushed onto `list`, to be filled in place.
+fn push_default<T: Default>(list: &mut Vec<T>) -> &mut T {
+    list.push(T::default());
+    let last = list.len() - 1;
+    &mut list[last]
+}
+
+/// Reads one property into `read`; `named` is false for array `items`, whose name means nothing.
+fn read_property(value: &Value, path: &str, named: bool, read: &mut Property) -> Result<()> {
     let prop = Obj::new(value, path)?;
-    let mut read = Property::default();
     if let Some(items) = prop.get("items") {
-        read.items = Some(Box::new(read_property(items, &prop.at("items"), false)?));
+        read_property(items, &prop.at("items"), false, read.items.insert(Box::default()))?;
     }
     read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
     read.name = if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() };
@@ -258,7 +264,7 @@ fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
     if prop.get("properties").is_some() {
         read.properties = Some(prop.properties("properties")?);
     }
-    Ok(read)
+    Ok(())
 }
 
 /// Reads one tool onto the end of `tools`, filled in place there.
@@ -368,55 +374,58 @@ impl Message {
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         for (i, item) in items(value, "messages")?.iter().enumerate() {
-            messages.push(read_message(item, &index("messages", i))?);
+            messages.push(Message::new("", ""));
+            let last = messages.len() - 1;
+            read_message(item, &index("messages", i), &mut messages[last])?;
         }
         Ok(messages)
     }
 
     /// Reads one message at `path`.
     pub fn from_json(value: &Value, path: &str) -> Result<Message> {
-        read_message(value, path)
+        let mut read = Message::new("", "");
+        read_message(value, path, &mut read)?;
+        Ok(read)
     }
 }
 
-fn read_message(value: &Value, path: &str) -> Result<Message> {
+/// Reads one message into `read`, filled in place.
+fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
     let message = Obj::new(value, path)?;
-    let content = match message.get("content") {
+    read.content = match message.get("content") {
         None => MessageContent::Parts(Vec::new()),
         Some(Value::String(text)) => MessageContent::Text(text.clone()),
         Some(list) => {
             let path = message.at("content");
             let mut parts = Vec::new();
             for (j, item) in items(list, &path)?.iter().enumerate() {
-                parts.push(read_part(item, &index(&path, j))?);
+                read_part(item, &index(&path, j), push_default(&mut parts))?;
             }
             MessageContent::Parts(parts)
         }
     };
-    Ok(Message {
-        role: message.one_of("role", ROLES, None)?,
-        content,
-        metadata: message.opt_object("metadata")?.cloned().unwrap_or_default(),
-    })
+    read.role = message.one_of("role", ROLES, None)?;
+    read.metadata = message.opt_object("metadata")?.cloned().unwrap_or_default();
+    Ok(())
 }
 
-fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
+fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
     let part = Obj::new(value, path)?;
-    let kind = part.one_of("kind", PART_KINDS, None)?;
-    let value = match part.get("value") {
+    read.kind = part.one_of("kind", PART_KINDS, None)?;
+    read.value = match part.get("value") {
         Some(Value::String(s)) => s.clone(),
-        None if kind == "text" => String::new(),
+        None if read.kind == "text" => String::new(),
         _ => {
-            return Err(Error::invalid_input(part.at("value"), concat(&["a ", &kind, " part needs a string `value`"])))
+            return Err(Error::invalid_input(
+                part.at("value"),
+                concat(&["a ", &read.kind, " part needs a string `value`"]),
+            ))
         }
     };
-    Ok(ContentPart {
-        kind,
-        value,
-        media_type: part.opt_str("mediaType")?.filter(|m| !m.is_empty()),
-        // §7.1.2: an empty detail is never sent, so it is not kept either.
-        detail: part.opt_str("detail")?.filter(|d| !d.is_empty()),
-    })
+    read.media_type = part.opt_str("mediaType")?.filter(|m| !m.is_empty());
+    // §7.1.2: an empty detail is never sent, so it is not kept either.
+    read.detail = part.opt_str("detail")?.filter(|d| !d.is_empty());
+    Ok(())
 }
 
 #[cfg(test)]
