@@ -62,29 +62,53 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// A string field, borrowed.
     #[inline(never)]
-    fn opt_str(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.typed(key, STRING)?.and_then(Value::as_str).map(str::to_owned))
+    fn str_of(&self, key: &str) -> Result<Option<&'a str>> {
+        Ok(self.typed(key, STRING)?.and_then(Value::as_str))
+    }
+
+    // The string readers write into the field they fill and return only the error (one word):
+    // a returned `Result<String>` is copied out and matched at every call site.
+
+    /// A string field into `slot`, `None` when absent (or empty, unless `keep_empty`).
+    #[inline(never)]
+    fn opt_str(&self, key: &str, slot: &mut Option<String>, keep_empty: bool) -> Result<()> {
+        *slot = self.str_of(key)?.filter(|s| keep_empty || !s.is_empty()).map(str::to_owned);
+        Ok(())
+    }
+
+    /// A string field into `slot`, empty when absent.
+    #[inline(never)]
+    fn str_or_empty(&self, key: &str, slot: &mut String) -> Result<()> {
+        *slot = self.str_of(key)?.unwrap_or_default().to_owned();
+        Ok(())
     }
 
     /// A string that must be present and non-empty.
     #[inline(never)]
-    fn req_str(&self, key: &str) -> Result<String> {
-        match self.opt_str(key)? {
-            Some(s) if !s.is_empty() => Ok(s),
-            _ => Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"]))),
+    fn req_str(&self, key: &str, slot: &mut String) -> Result<()> {
+        self.str_or_empty(key, slot)?;
+        if slot.is_empty() {
+            return Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"])));
         }
+        Ok(())
     }
 
     /// A string from a closed list of values (space-separated).
     #[inline(never)]
-    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>) -> Result<String> {
-        let got = match (self.opt_str(key)?, default) {
-            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => return Ok(s),
-            (None, Some(d)) => return Ok(d.to_owned()),
-            (Some(s), _) => crate::json::write::quoted(&s),
-            (None, None) => "nothing".to_owned(),
+    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>, slot: &mut String) -> Result<()> {
+        let got = match (self.str_of(key)?, default) {
+            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => s,
+            (None, Some(d)) => d,
+            (Some(s), _) => return Err(self.not_one_of(key, allowed, &crate::json::write::quoted(s))),
+            (None, None) => return Err(self.not_one_of(key, allowed, "nothing")),
         };
+        *slot = got.to_owned();
+        Ok(())
+    }
+
+    fn not_one_of(&self, key: &str, allowed: &str, got: &str) -> Error {
         let mut message = String::from("expected one of ");
         // The lists are ASCII: a byte is its char.
         for &b in allowed.as_bytes() {
@@ -94,16 +118,33 @@ impl<'a> Obj<'a> {
             }
         }
         message.push_str(", got ");
-        message.push_str(&got);
-        Err(Error::invalid_input(self.at(key), message))
+        message.push_str(got);
+        Error::invalid_input(self.at(key), message)
     }
 
+    #[inline(never)]
     fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
         Ok(self.typed(key, BOOLEAN)?.and_then(Value::as_bool))
     }
 
-    fn opt_number(&self, key: &str) -> Result<Option<Value>> {
-        Ok(self.typed(key, NUMBER)?.cloned())
+    /// A boolean field into `slot`, false when absent.
+    #[inline(never)]
+    fn flag(&self, key: &str, slot: &mut bool) -> Result<()> {
+        *slot = self.opt_bool(key)?.unwrap_or(false);
+        Ok(())
+    }
+
+    /// An object field, copied into `slot` (empty when absent).
+    #[inline(never)]
+    fn map_into(&self, key: &str, slot: &mut Map) -> Result<()> {
+        *slot = self.opt_object(key)?.cloned().unwrap_or_default();
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn opt_number(&self, key: &str, slot: &mut Option<Value>) -> Result<()> {
+        *slot = self.typed(key, NUMBER)?.cloned();
+        Ok(())
     }
 
     fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
@@ -115,31 +156,31 @@ impl<'a> Obj<'a> {
     }
 
     #[inline(never)]
-    fn strings(&self, key: &str) -> Result<Option<Vec<String>>> {
+    fn strings(&self, key: &str, slot: &mut Option<Vec<String>>) -> Result<()> {
         if self.get(key).is_none() {
-            return Ok(None);
+            return Ok(());
         }
         let path = self.at(key);
-        let mut strings = Vec::new();
+        let strings = slot.insert(Vec::new());
         for (i, item) in self.opt_array(key)?.iter().enumerate() {
             match item {
                 Value::String(s) => strings.push(s.clone()),
                 other => return Err(wrong(index(&path, i), STRING, other)),
             }
         }
-        Ok(Some(strings))
+        Ok(())
     }
 
-    /// A property list: an array, or Prompty's `{properties: [...]}` wrapper.
+    /// A property list into `slot`: an array, or Prompty's `{properties: [...]}` wrapper.
     #[inline(never)]
-    fn properties(&self, key: &str) -> Result<Vec<Property>> {
+    fn properties(&self, key: &str, slot: &mut Vec<Property>) -> Result<()> {
         let path = self.at(key);
         match self.get(key) {
-            None => Ok(Vec::new()),
+            None => Ok(()),
             Some(Value::Object(map)) if map.contains_key("properties") => {
-                Obj { map, path: &path }.properties("properties")
+                Obj { map, path: &path }.properties("properties", slot)
             }
-            Some(value) => Property::list_from_json(value, &path),
+            Some(value) => read_properties(value, &path, slot),
         }
     }
 }
@@ -188,7 +229,7 @@ impl Agent {
                 read_tool(item, &index(&path, i), &mut read.tools)?;
             }
         }
-        read.outputs = agent.properties("outputs")?;
+        agent.properties("outputs", &mut read.outputs)?;
         Ok(read)
     }
 }
@@ -198,9 +239,9 @@ fn read_model(value: &Value, path: &str, read: &mut Model) -> Result<()> {
     if let Some(options) = model.get("options") {
         read_options(options, &model.at("options"), &mut read.options)?;
     }
-    read.id = model.req_str("id")?;
-    read.provider = model.opt_str("provider")?.unwrap_or_default();
-    read.api_type = model.one_of("apiType", API_TYPES, Some("chat"))?;
+    model.req_str("id", &mut read.id)?;
+    model.str_or_empty("provider", &mut read.provider)?;
+    model.one_of("apiType", API_TYPES, Some("chat"), &mut read.api_type)?;
     Ok(())
 }
 
@@ -223,12 +264,12 @@ fn read_options(value: &Value, path: &str, read: &mut ModelOptions) -> Result<()
         ("frequencyPenalty", &mut read.frequency_penalty),
         ("presencePenalty", &mut read.presence_penalty),
     ] {
-        *slot = options.opt_number(key)?;
+        options.opt_number(key, slot)?;
     }
-    read.stop_sequences = options.strings("stopSequences")?;
-    read.seed = options.opt_number("seed")?;
+    options.strings("stopSequences", &mut read.stop_sequences)?;
+    options.opt_number("seed", &mut read.seed)?;
     read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
-    read.additional_properties = options.opt_object("additionalProperties")?.cloned().unwrap_or_default();
+    options.map_into("additionalProperties", &mut read.additional_properties)?;
     Ok(())
 }
 
@@ -236,11 +277,17 @@ impl Property {
     /// Reads a property list at `path` (for example `agent.outputs`).
     pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
         let mut properties = Vec::new();
-        for (i, item) in items(value, path)?.iter().enumerate() {
-            read_property(item, &index(path, i), true, push_default(&mut properties))?;
-        }
+        read_properties(value, path, &mut properties)?;
         Ok(properties)
     }
+}
+
+/// Reads a property list at `path` onto `properties`.
+fn read_properties(value: &Value, path: &str, properties: &mut Vec<Property>) -> Result<()> {
+    for (i, item) in items(value, path)?.iter().enumerate() {
+        read_property(item, &index(path, i), true, push_default(properties))?;
+    }
+    Ok(())
 }
 
 /// A default value pushed onto `list`, to be filled in place.
@@ -257,12 +304,16 @@ fn read_property(value: &Value, path: &str, named: bool, read: &mut Property) ->
         read_property(items, &prop.at("items"), false, read.items.insert(Box::default()))?;
     }
     read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
-    read.name = if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() };
-    read.kind = prop.one_of("kind", KINDS, None)?;
-    read.description = prop.opt_str("description")?.filter(|d| !d.is_empty());
-    read.required = prop.opt_bool("required")?.unwrap_or(false);
+    if named {
+        prop.req_str("name", &mut read.name)?;
+    } else {
+        prop.str_or_empty("name", &mut read.name)?;
+    }
+    prop.one_of("kind", KINDS, None, &mut read.kind)?;
+    prop.opt_str("description", &mut read.description, false)?;
+    prop.flag("required", &mut read.required)?;
     if prop.get("properties").is_some() {
-        read.properties = Some(prop.properties("properties")?);
+        prop.properties("properties", read.properties.insert(Vec::new()))?;
     }
     Ok(())
 }
@@ -270,7 +321,8 @@ fn read_property(value: &Value, path: &str, named: bool, read: &mut Property) ->
 /// Reads one tool onto the end of `tools`, filled in place there.
 fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
     let tool = Obj::new(value, path)?;
-    let kind_name = tool.req_str("kind")?;
+    let mut kind_name = String::new();
+    tool.req_str("kind", &mut kind_name)?;
     tools.push(Tool {
         name: String::new(),
         description: None,
@@ -279,11 +331,19 @@ fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
         kind: ToolKind::Function { parameters: Vec::new() },
     });
     let Some(read) = tools.last_mut() else { return Ok(()) };
-    read.name = tool.req_str("name")?;
+    tool.req_str("name", &mut read.name)?;
     let name = &read.name;
+    // The kind's variant first, then its fields filled in place.
     read.kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
-        0 => ToolKind::Function { parameters: tool.properties("parameters")? },
-        1 => {
+        0 => ToolKind::Function { parameters: Vec::new() },
+        1 => ToolKind::Prompty { path: String::new(), child_description: None, child_inputs: Vec::new() },
+        2 => ToolKind::Mcp { server_name: None, allowed_tools: None, tools: Vec::new() },
+        3 => ToolKind::OpenApi { specification: Value::Null },
+        _ => ToolKind::Custom { kind: kind_name, parameters_schema: None },
+    };
+    match &mut read.kind {
+        ToolKind::Function { parameters } => tool.properties("parameters", parameters)?,
+        ToolKind::Prompty { path, child_description, child_inputs } => {
             let child_path = tool.at("child");
             let child = match tool.get("child") {
                 Some(child) => Obj::new(child, &child_path)?,
@@ -294,31 +354,28 @@ fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
                     ))
                 }
             };
-            ToolKind::Prompty {
-                path: tool.opt_str("path")?.unwrap_or_default(),
-                child_description: child.opt_str("description")?,
-                child_inputs: child.properties("inputs")?,
-            }
+            tool.str_or_empty("path", path)?;
+            child.opt_str("description", child_description, true)?;
+            child.properties("inputs", child_inputs)?;
         }
-        2 => ToolKind::Mcp {
-            server_name: tool.opt_str("serverName")?,
-            allowed_tools: tool.strings("allowedTools")?,
-            tools: read_mcp_tools(&tool, name)?,
-        },
-        3 => ToolKind::OpenApi { specification: read_specification(&tool, name)? },
-        _ => ToolKind::Custom {
-            kind: kind_name,
-            parameters_schema: tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone())),
-        },
-    };
-    read.description = tool.opt_str("description")?.filter(|d| !d.is_empty());
-    read.strict = tool.opt_bool("strict")?.unwrap_or(false);
-    read.bindings = read_bindings(&tool)?;
+        ToolKind::Mcp { server_name, allowed_tools, tools } => {
+            tool.opt_str("serverName", server_name, true)?;
+            tool.strings("allowedTools", allowed_tools)?;
+            read_mcp_tools(&tool, name, tools)?;
+        }
+        ToolKind::OpenApi { specification } => read_specification(&tool, name, specification)?,
+        ToolKind::Custom { parameters_schema, .. } => {
+            *parameters_schema = tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone()))
+        }
+    }
+    tool.opt_str("description", &mut read.description, false)?;
+    tool.flag("strict", &mut read.strict)?;
+    read_bindings(&tool, &mut read.bindings)?;
     Ok(())
 }
 
-/// `tools`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
-fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
+/// `tools` into `slot`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
+fn read_mcp_tools(tool: &Obj<'_>, name: &str, slot: &mut Vec<Value>) -> Result<()> {
     let path = tool.at("tools");
     let tools = match tool.get("tools") {
         Some(Value::Object(result)) => Obj { map: result, path: &path }.opt_array("tools")?,
@@ -331,42 +388,49 @@ fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
         }
     };
     for (i, item) in tools.iter().enumerate() {
-        Obj::new(item, &index(&path, i))?.req_str("name")?;
+        Obj::new(item, &index(&path, i))?.req_str("name", &mut String::new())?;
     }
-    Ok(tools.to_vec())
+    *slot = tools.to_vec();
+    Ok(())
 }
 
-/// `specification`: an OpenAPI document as an object, or as JSON text.
-fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
-    let path = tool.at("specification");
+/// `specification` into `slot`: an OpenAPI document as an object, or as JSON text.
+fn read_specification(tool: &Obj<'_>, name: &str, slot: &mut Value) -> Result<()> {
     let why = match tool.get("specification") {
-        Some(doc @ Value::Object(_)) => return Ok(doc.clone()),
+        Some(doc @ Value::Object(_)) => {
+            *slot = doc.clone();
+            return Ok(());
+        }
         Some(Value::String(text)) => match parse_value(text) {
-            Ok(doc @ Value::Object(_)) => return Ok(doc),
+            Ok(doc @ Value::Object(_)) => {
+                *slot = doc;
+                return Ok(());
+            }
             _ => "`: the specification is not a JSON object",
         },
         _ => "` must carry its OpenAPI 3 document",
     };
-    Err(Error::invalid_input(path, concat(&["openapi tool `", name, why])))
+    Err(Error::invalid_input(tool.at("specification"), concat(&["openapi tool `", name, why])))
 }
 
-/// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
-fn read_bindings(tool: &Obj<'_>) -> Result<Map> {
+/// `bindings` into `map` (empty): `{param: {input}}`, or Prompty's list form `[{name, input}]`.
+fn read_bindings(tool: &Obj<'_>, map: &mut Map) -> Result<()> {
     match tool.get("bindings") {
-        None => Ok(Map::new()),
-        Some(Value::Object(map)) => Ok(map.clone()),
+        None => {}
+        Some(Value::Object(bindings)) => *map = bindings.clone(),
         Some(Value::Array(items)) => {
             let path = tool.at("bindings");
-            let mut map = Map::new();
             for (i, item) in items.iter().enumerate() {
                 let item_path = index(&path, i);
                 let binding = Obj::new(item, &item_path)?;
-                map.insert(binding.req_str("name")?, item.clone());
+                let mut name = String::new();
+                binding.req_str("name", &mut name)?;
+                map.insert(name, item.clone());
             }
-            Ok(map)
         }
-        Some(other) => Err(wrong(tool.at("bindings"), OBJECT, other)),
+        Some(other) => return Err(wrong(tool.at("bindings"), OBJECT, other)),
     }
+    Ok(())
 }
 
 impl Message {
@@ -404,14 +468,14 @@ fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
             MessageContent::Parts(parts)
         }
     };
-    read.role = message.one_of("role", ROLES, None)?;
-    read.metadata = message.opt_object("metadata")?.cloned().unwrap_or_default();
+    message.one_of("role", ROLES, None, &mut read.role)?;
+    message.map_into("metadata", &mut read.metadata)?;
     Ok(())
 }
 
 fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
     let part = Obj::new(value, path)?;
-    read.kind = part.one_of("kind", PART_KINDS, None)?;
+    part.one_of("kind", PART_KINDS, None, &mut read.kind)?;
     read.value = match part.get("value") {
         Some(Value::String(s)) => s.clone(),
         None if read.kind == "text" => String::new(),
@@ -422,9 +486,9 @@ fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
             ))
         }
     };
-    read.media_type = part.opt_str("mediaType")?.filter(|m| !m.is_empty());
+    part.opt_str("mediaType", &mut read.media_type, false)?;
     // §7.1.2: an empty detail is never sent, so it is not kept either.
-    read.detail = part.opt_str("detail")?.filter(|d| !d.is_empty());
+    part.opt_str("detail", &mut read.detail, false)?;
     Ok(())
 }
 
