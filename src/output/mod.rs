@@ -62,6 +62,11 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     Ok(actions)
 }
 
+/// `invalid_json` at `$`, its message the parts joined.
+fn invalid_output(message: &[&str]) -> Error {
+    Error::new(ErrorCode::InvalidJson, concat(message)).with_path("$")
+}
+
 /// Options of [`parse_structured_output`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StructuredOptions {
@@ -80,18 +85,14 @@ pub struct StructuredOptions {
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
     let value = match parse_value(text.trim()) {
         Ok(value) => value,
-        Err(e) if options.lenient => lenient::repair(text).map_err(|why| {
-            Error::new(
-                ErrorCode::InvalidJson,
-                concat(&["the output is not JSON (", &e.message(), ") and cannot be repaired: ", &why]),
-            )
-            .with_path("$")
-        })?,
-        Err(e) => {
-            return Err(
-                Error::new(ErrorCode::InvalidJson, concat(&["the output is not JSON: ", &e.message()])).with_path("$")
-            )
-        }
+        Err(e) if options.lenient => match lenient::repair(text) {
+            Ok(value) => value,
+            Err(why) => {
+                let e = e.message();
+                return Err(invalid_output(&["the output is not JSON (", &e, ") and cannot be repaired: ", &why]));
+            }
+        },
+        Err(e) => return Err(invalid_output(&["the output is not JSON: ", &e.message()])),
     };
     validate::object(&value, outputs, &mut validate::JsonPath::root())?;
     Ok(value)
