@@ -256,14 +256,18 @@ fn read_options(value: &Value, path: &str, read: &mut ModelOptions) -> Result<()
             concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),
         ));
     }
-    for (key, slot) in [
-        ("temperature", &mut read.temperature),
-        ("maxOutputTokens", &mut read.max_output_tokens),
-        ("topP", &mut read.top_p),
-        ("topK", &mut read.top_k),
-        ("frequencyPenalty", &mut read.frequency_penalty),
-        ("presencePenalty", &mut read.presence_penalty),
-    ] {
+    // The keys a constant table, the slots beside them: no key is written to the stack.
+    const NUMBERS: [&str; 6] =
+        ["temperature", "maxOutputTokens", "topP", "topK", "frequencyPenalty", "presencePenalty"];
+    let slots = [
+        &mut read.temperature,
+        &mut read.max_output_tokens,
+        &mut read.top_p,
+        &mut read.top_k,
+        &mut read.frequency_penalty,
+        &mut read.presence_penalty,
+    ];
+    for (key, slot) in NUMBERS.iter().zip(slots) {
         options.opt_number(key, slot)?;
     }
     options.strings("stopSequences", &mut read.stop_sequences)?;
