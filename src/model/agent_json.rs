@@ -442,7 +442,7 @@ impl Message {
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         for (i, item) in items(value, "messages")?.iter().enumerate() {
-            messages.push(Message::new("", ""));
+            messages.push(blank_message());
             let last = messages.len() - 1;
             read_message(item, &index("messages", i), &mut messages[last])?;
         }
@@ -451,27 +451,33 @@ impl Message {
 
     /// Reads one message at `path`.
     pub fn from_json(value: &Value, path: &str) -> Result<Message> {
-        let mut read = Message::new("", "");
+        let mut read = blank_message();
         read_message(value, path, &mut read)?;
         Ok(read)
     }
 }
 
-/// Reads one message into `read`, filled in place.
+/// A message to fill in place: no role, no parts, no metadata.
+fn blank_message() -> Message {
+    Message { role: String::new(), content: MessageContent::Parts(Vec::new()), metadata: Map::new() }
+}
+
+/// Reads one message into `read` (blank), filled in place.
 fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
     let message = Obj::new(value, path)?;
-    read.content = match message.get("content") {
-        None => MessageContent::Parts(Vec::new()),
-        Some(Value::String(text)) => MessageContent::Text(text.clone()),
+    match message.get("content") {
+        // The blank message's content: no parts.
+        None => {}
+        Some(Value::String(text)) => read.content = MessageContent::Text(text.clone()),
         Some(list) => {
             let path = message.at("content");
             let mut parts = Vec::new();
             for (j, item) in items(list, &path)?.iter().enumerate() {
                 read_part(item, &index(&path, j), push_default(&mut parts))?;
             }
-            MessageContent::Parts(parts)
+            read.content = MessageContent::Parts(parts);
         }
-    };
+    }
     message.one_of("role", ROLES, None, &mut read.role)?;
     message.map_into("metadata", &mut read.metadata)?;
     Ok(())
@@ -480,16 +486,17 @@ fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
 fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
     let part = Obj::new(value, path)?;
     part.one_of("kind", PART_KINDS, None, &mut read.kind)?;
-    read.value = match part.get("value") {
-        Some(Value::String(s)) => s.clone(),
-        None if read.kind == "text" => String::new(),
+    match part.get("value") {
+        Some(Value::String(s)) => read.value = s.clone(),
+        // The default part's value: empty.
+        None if read.kind == "text" => {}
         _ => {
             return Err(Error::invalid_input(
                 part.at("value"),
                 concat(&["a ", &read.kind, " part needs a string `value`"]),
             ))
         }
-    };
+    }
     part.opt_str("mediaType", &mut read.media_type, false)?;
     // §7.1.2: an empty detail is never sent, so it is not kept either.
     part.opt_str("detail", &mut read.detail, false)?;
