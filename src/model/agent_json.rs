@@ -202,13 +202,15 @@ fn wrong(path: String, want: &str, got: &Value) -> Error {
     Error::invalid_input(path, concat(&["expected ", want, ", got ", type_name(got)]))
 }
 
-/// The elements of an array at `path`.
+/// Reads every element of the array `value` at `path` with `read`, given the element's path.
+/// One loop for every list, the element reader called through `dyn`.
 #[inline(never)]
-fn items<'v>(value: &'v Value, path: &str) -> Result<&'v [Value]> {
-    match value {
-        Value::Array(items) => Ok(items),
-        other => Err(wrong(path.to_owned(), ARRAY, other)),
+fn each(value: &Value, path: &str, read: &mut dyn FnMut(&Value, &str) -> Result<()>) -> Result<()> {
+    let Value::Array(items) = value else { return Err(wrong(path.to_owned(), ARRAY, value)) };
+    for (i, item) in items.iter().enumerate() {
+        read(item, &index(path, i))?;
     }
+    Ok(())
 }
 
 impl Agent {
@@ -224,10 +226,7 @@ impl Agent {
             None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
         }
         if let Some(list) = agent.get("tools") {
-            let path = agent.at("tools");
-            for (i, item) in items(list, &path)?.iter().enumerate() {
-                read_tool(item, &index(&path, i), &mut read.tools)?;
-            }
+            each(list, &agent.at("tools"), &mut |item, path| read_tool(item, path, &mut read.tools))?;
         }
         agent.properties("outputs", &mut read.outputs)?;
         Ok(read)
@@ -288,10 +287,7 @@ impl Property {
 
 /// Reads a property list at `path` onto `properties`.
 fn read_properties(value: &Value, path: &str, properties: &mut Vec<Property>) -> Result<()> {
-    for (i, item) in items(value, path)?.iter().enumerate() {
-        read_property(item, &index(path, i), true, push_default(properties))?;
-    }
-    Ok(())
+    each(value, path, &mut |item, path| read_property(item, path, true, push_default(properties)))
 }
 
 /// A default value pushed onto `list`, to be filled in place.
@@ -441,11 +437,11 @@ impl Message {
     /// Reads a message list; errors carry paths starting with `messages`.
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
-        for (i, item) in items(value, "messages")?.iter().enumerate() {
+        each(value, "messages", &mut |item, path| {
             messages.push(blank_message());
             let last = messages.len() - 1;
-            read_message(item, &index("messages", i), &mut messages[last])?;
-        }
+            read_message(item, path, &mut messages[last])
+        })?;
         Ok(messages)
     }
 
@@ -470,11 +466,8 @@ fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
         None => {}
         Some(Value::String(text)) => read.content = MessageContent::Text(text.clone()),
         Some(list) => {
-            let path = message.at("content");
             let mut parts = Vec::new();
-            for (j, item) in items(list, &path)?.iter().enumerate() {
-                read_part(item, &index(&path, j), push_default(&mut parts))?;
-            }
+            each(list, &message.at("content"), &mut |item, path| read_part(item, path, push_default(&mut parts)))?;
             read.content = MessageContent::Parts(parts);
         }
     }
