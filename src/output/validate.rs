@@ -102,20 +102,16 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
 /// nested properties or items.
 fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
     const KINDS: &str = "string boolean float number integer array object";
-    let ok = match key_index(property.kind.as_bytes(), KINDS) {
-        0 => value.is_string(),
-        1 => value.is_boolean(),
-        2 | 3 => value.is_number(),
-        4 => is_integer(value),
-        5 => value.is_array(),
-        6 => value.is_object(),
-        // A kind this parser does not know constrains nothing (custom kinds pass through).
-        _ => true,
-    };
-    if !ok {
-        let kind =
-            if property.kind == "integer" && value.is_number() { "a non-integer number" } else { kind_of(value) };
-        return Err(path.fail(&["expected ", &property.kind, ", got ", kind]));
+    // The JSON type each kind wants, by `kind_of`'s names; `integer` also wants a whole number.
+    const WANTS: [&str; 7] = ["a string", "a boolean", "a number", "a number", "a number", "an array", "an object"];
+    let kind = key_index(property.kind.as_bytes(), KINDS);
+    // A kind this parser does not know constrains nothing (custom kinds pass through).
+    if let Some(&want) = WANTS.get(kind) {
+        let got = kind_of(value);
+        if got != want || (kind == 4 && !is_integer(value)) {
+            let got = if got == want { "a non-integer number" } else { got };
+            return Err(path.fail(&["expected ", &property.kind, ", got ", got]));
+        }
     }
     if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
         if !allowed.iter().any(|a| same(a, value)) {
