@@ -348,9 +348,11 @@ fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
             let child = match tool.get("child") {
                 Some(child) => Obj::new(child, &child_path)?,
                 None => {
-                    return Err(Error::invalid_input(
+                    return Err(tool_fail(
                         child_path,
-                        concat(&["prompty tool `", name, "` must carry its loaded child ({description?, inputs})"]),
+                        "prompty",
+                        name,
+                        "` must carry its loaded child ({description?, inputs})",
                     ))
                 }
             };
@@ -374,18 +376,19 @@ fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
     Ok(())
 }
 
+/// `<kind> tool `<name><why>` at `path`: a tool that lacks what its kind needs.
+#[inline(never)]
+fn tool_fail(path: String, kind: &str, name: &str, why: &str) -> Error {
+    Error::invalid_input(path, concat(&[kind, " tool `", name, why]))
+}
+
 /// `tools` into `slot`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
 fn read_mcp_tools(tool: &Obj<'_>, name: &str, slot: &mut Vec<Value>) -> Result<()> {
     let path = tool.at("tools");
     let tools = match tool.get("tools") {
         Some(Value::Object(result)) => Obj { map: result, path: &path }.opt_array("tools")?,
         Some(_) => tool.opt_array("tools")?,
-        None => {
-            return Err(Error::invalid_input(
-                path,
-                concat(&["mcp tool `", name, "` must carry the server's tools/list result"]),
-            ))
-        }
+        None => return Err(tool_fail(path, "mcp", name, "` must carry the server's tools/list result")),
     };
     for (i, item) in tools.iter().enumerate() {
         Obj::new(item, &index(&path, i))?.req_str("name", &mut String::new())?;
@@ -410,7 +413,7 @@ fn read_specification(tool: &Obj<'_>, name: &str, slot: &mut Value) -> Result<()
         },
         _ => "` must carry its OpenAPI 3 document",
     };
-    Err(Error::invalid_input(tool.at("specification"), concat(&["openapi tool `", name, why])))
+    Err(tool_fail(tool.at("specification"), "openapi", name, why))
 }
 
 /// `bindings` into `map` (empty): `{param: {input}}`, or Prompty's list form `[{name, input}]`.
