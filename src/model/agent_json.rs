@@ -4,7 +4,10 @@
 //! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`.
 //!
 //! Written for size: one typed field reader and one "expected …, got …" error for every kind
-//! of field, plain loops over arrays, messages built with `concat` rather than `format!`.
+//! of field, one loop over arrays (`each`), messages built with `concat` rather than
+//! `format!`. Values are filled in place (a blank agent, tool, property or message first, its
+//! fields written by readers that return only the error), so a failure drops the one
+//! half-read value instead of a ladder of parts, and no call site copies out a `Result`.
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
@@ -62,29 +65,53 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// A string field, borrowed.
     #[inline(never)]
-    fn opt_str(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.typed(key, STRING)?.and_then(Value::as_str).map(str::to_owned))
+    fn str_of(&self, key: &str) -> Result<Option<&'a str>> {
+        Ok(self.typed(key, STRING)?.and_then(Value::as_str))
+    }
+
+    // The string readers write into the field they fill and return only the error (one word):
+    // a returned `Result<String>` is copied out and matched at every call site.
+
+    /// A string field into `slot`, `None` when absent (or empty, unless `keep_empty`).
+    #[inline(never)]
+    fn opt_str(&self, key: &str, slot: &mut Option<String>, keep_empty: bool) -> Result<()> {
+        *slot = self.str_of(key)?.filter(|s| keep_empty || !s.is_empty()).map(str::to_owned);
+        Ok(())
+    }
+
+    /// A string field into `slot`, empty when absent.
+    #[inline(never)]
+    fn str_or_empty(&self, key: &str, slot: &mut String) -> Result<()> {
+        *slot = self.str_of(key)?.unwrap_or_default().to_owned();
+        Ok(())
     }
 
     /// A string that must be present and non-empty.
     #[inline(never)]
-    fn req_str(&self, key: &str) -> Result<String> {
-        match self.opt_str(key)? {
-            Some(s) if !s.is_empty() => Ok(s),
-            _ => Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"]))),
+    fn req_str(&self, key: &str, slot: &mut String) -> Result<()> {
+        self.str_or_empty(key, slot)?;
+        if slot.is_empty() {
+            return Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"])));
         }
+        Ok(())
     }
 
     /// A string from a closed list of values (space-separated).
     #[inline(never)]
-    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>) -> Result<String> {
-        let got = match (self.opt_str(key)?, default) {
-            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => return Ok(s),
-            (None, Some(d)) => return Ok(d.to_owned()),
-            (Some(s), _) => crate::json::write::quoted(&s),
-            (None, None) => "nothing".to_owned(),
+    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>, slot: &mut String) -> Result<()> {
+        let got = match (self.str_of(key)?, default) {
+            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => s,
+            (None, Some(d)) => d,
+            (Some(s), _) => return Err(self.not_one_of(key, allowed, &crate::json::write::quoted(s))),
+            (None, None) => return Err(self.not_one_of(key, allowed, "nothing")),
         };
+        *slot = got.to_owned();
+        Ok(())
+    }
+
+    fn not_one_of(&self, key: &str, allowed: &str, got: &str) -> Error {
         let mut message = String::from("expected one of ");
         // The lists are ASCII: a byte is its char.
         for &b in allowed.as_bytes() {
@@ -94,16 +121,33 @@ impl<'a> Obj<'a> {
             }
         }
         message.push_str(", got ");
-        message.push_str(&got);
-        Err(Error::invalid_input(self.at(key), message))
+        message.push_str(got);
+        Error::invalid_input(self.at(key), message)
     }
 
+    #[inline(never)]
     fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
         Ok(self.typed(key, BOOLEAN)?.and_then(Value::as_bool))
     }
 
-    fn opt_number(&self, key: &str) -> Result<Option<Value>> {
-        Ok(self.typed(key, NUMBER)?.cloned())
+    /// A boolean field into `slot`, false when absent.
+    #[inline(never)]
+    fn flag(&self, key: &str, slot: &mut bool) -> Result<()> {
+        *slot = self.opt_bool(key)?.unwrap_or(false);
+        Ok(())
+    }
+
+    /// An object field, copied into `slot` (empty when absent).
+    #[inline(never)]
+    fn map_into(&self, key: &str, slot: &mut Map) -> Result<()> {
+        *slot = self.opt_object(key)?.cloned().unwrap_or_default();
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn opt_number(&self, key: &str, slot: &mut Option<Value>) -> Result<()> {
+        *slot = self.typed(key, NUMBER)?.cloned();
+        Ok(())
     }
 
     fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
@@ -115,31 +159,31 @@ impl<'a> Obj<'a> {
     }
 
     #[inline(never)]
-    fn strings(&self, key: &str) -> Result<Option<Vec<String>>> {
+    fn strings(&self, key: &str, slot: &mut Option<Vec<String>>) -> Result<()> {
         if self.get(key).is_none() {
-            return Ok(None);
+            return Ok(());
         }
         let path = self.at(key);
-        let mut strings = Vec::new();
+        let strings = slot.insert(Vec::new());
         for (i, item) in self.opt_array(key)?.iter().enumerate() {
             match item {
                 Value::String(s) => strings.push(s.clone()),
                 other => return Err(wrong(index(&path, i), STRING, other)),
             }
         }
-        Ok(Some(strings))
+        Ok(())
     }
 
-    /// A property list: an array, or Prompty's `{properties: [...]}` wrapper.
+    /// A property list into `slot`: an array, or Prompty's `{properties: [...]}` wrapper.
     #[inline(never)]
-    fn properties(&self, key: &str) -> Result<Vec<Property>> {
+    fn properties(&self, key: &str, slot: &mut Vec<Property>) -> Result<()> {
         let path = self.at(key);
         match self.get(key) {
-            None => Ok(Vec::new()),
+            None => Ok(()),
             Some(Value::Object(map)) if map.contains_key("properties") => {
-                Obj { map, path: &path }.properties("properties")
+                Obj { map, path: &path }.properties("properties", slot)
             }
-            Some(value) => Property::list_from_json(value, &path),
+            Some(value) => read_properties(value, &path, slot),
         }
     }
 }
@@ -161,51 +205,49 @@ fn wrong(path: String, want: &str, got: &Value) -> Error {
     Error::invalid_input(path, concat(&["expected ", want, ", got ", type_name(got)]))
 }
 
-/// The elements of an array at `path`.
+/// Reads every element of the array `value` at `path` with `read`, given the element's path.
+/// One loop for every list, the element reader called through `dyn`.
 #[inline(never)]
-fn items<'v>(value: &'v Value, path: &str) -> Result<&'v [Value]> {
-    match value {
-        Value::Array(items) => Ok(items),
-        other => Err(wrong(path.to_owned(), ARRAY, other)),
+fn each(value: &Value, path: &str, read: &mut dyn FnMut(&Value, &str) -> Result<()>) -> Result<()> {
+    let Value::Array(items) = value else { return Err(wrong(path.to_owned(), ARRAY, value)) };
+    for (i, item) in items.iter().enumerate() {
+        read(item, &index(path, i))?;
     }
+    Ok(())
 }
 
 impl Agent {
     /// Reads an agent (DESIGN.md §2); errors carry paths starting with `agent`.
     pub fn from_json(value: &Value) -> Result<Agent> {
         let agent = Obj::new(value, "agent")?;
-        let model = match agent.get("model") {
+        // Filled in place: a failure drops the one agent, not a ladder of half-read parts.
+        let mut read = Agent::default();
+        match agent.get("model") {
             // Prompty's shorthand: `model: "gpt-4o"`.
-            Some(Value::String(id)) if !id.is_empty() => Model { id: id.clone(), ..Default::default() },
-            Some(model) => read_model(model, &agent.at("model"))?,
+            Some(Value::String(id)) if !id.is_empty() => read.model.id = id.clone(),
+            Some(model) => read_model(model, &agent.at("model"), &mut read.model)?,
             None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
-        };
-        let mut tools = Vec::new();
-        if let Some(list) = agent.get("tools") {
-            let path = agent.at("tools");
-            for (i, item) in items(list, &path)?.iter().enumerate() {
-                tools.push(read_tool(item, &index(&path, i))?);
-            }
         }
-        Ok(Agent { model, tools, outputs: agent.properties("outputs")? })
+        if let Some(list) = agent.get("tools") {
+            each(list, &agent.at("tools"), &mut |item, path| read_tool(item, path, &mut read.tools))?;
+        }
+        agent.properties("outputs", &mut read.outputs)?;
+        Ok(read)
     }
 }
 
-fn read_model(value: &Value, path: &str) -> Result<Model> {
+fn read_model(value: &Value, path: &str, read: &mut Model) -> Result<()> {
     let model = Obj::new(value, path)?;
-    let options = match model.get("options") {
-        None => ModelOptions::default(),
-        Some(options) => read_options(options, &model.at("options"))?,
-    };
-    Ok(Model {
-        id: model.req_str("id")?,
-        provider: model.opt_str("provider")?.unwrap_or_default(),
-        api_type: model.one_of("apiType", API_TYPES, Some("chat"))?,
-        options,
-    })
+    if let Some(options) = model.get("options") {
+        read_options(options, &model.at("options"), &mut read.options)?;
+    }
+    model.req_str("id", &mut read.id)?;
+    model.str_or_empty("provider", &mut read.provider)?;
+    model.one_of("apiType", API_TYPES, Some("chat"), &mut read.api_type)?;
+    Ok(())
 }
 
-fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
+fn read_options(value: &Value, path: &str, read: &mut ModelOptions) -> Result<()> {
     let options = Obj::new(value, path)?;
     const KNOWN: &str = "temperature maxOutputTokens topP topK frequencyPenalty presencePenalty stopSequences seed \
                          allowMultipleToolCalls additionalProperties";
@@ -216,203 +258,248 @@ fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
             concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),
         ));
     }
-    // Filled field by field: one value to drop when a later field fails, not every earlier one.
-    let mut read = ModelOptions::default();
-    for (key, slot) in [
-        ("temperature", &mut read.temperature),
-        ("maxOutputTokens", &mut read.max_output_tokens),
-        ("topP", &mut read.top_p),
-        ("topK", &mut read.top_k),
-        ("frequencyPenalty", &mut read.frequency_penalty),
-        ("presencePenalty", &mut read.presence_penalty),
-    ] {
-        *slot = options.opt_number(key)?;
+    // The keys a constant table, the slots beside them: no key is written to the stack.
+    const NUMBERS: [&str; 6] =
+        ["temperature", "maxOutputTokens", "topP", "topK", "frequencyPenalty", "presencePenalty"];
+    let slots = [
+        &mut read.temperature,
+        &mut read.max_output_tokens,
+        &mut read.top_p,
+        &mut read.top_k,
+        &mut read.frequency_penalty,
+        &mut read.presence_penalty,
+    ];
+    for (key, slot) in NUMBERS.iter().zip(slots) {
+        options.opt_number(key, slot)?;
     }
-    read.stop_sequences = options.strings("stopSequences")?;
-    read.seed = options.opt_number("seed")?;
+    options.strings("stopSequences", &mut read.stop_sequences)?;
+    options.opt_number("seed", &mut read.seed)?;
     read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
-    read.additional_properties = options.opt_object("additionalProperties")?.cloned().unwrap_or_default();
-    Ok(read)
+    options.map_into("additionalProperties", &mut read.additional_properties)?;
+    Ok(())
 }
 
 impl Property {
     /// Reads a property list at `path` (for example `agent.outputs`).
     pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
         let mut properties = Vec::new();
-        for (i, item) in items(value, path)?.iter().enumerate() {
-            properties.push(read_property(item, &index(path, i), true)?);
-        }
+        read_properties(value, path, &mut properties)?;
         Ok(properties)
     }
 }
 
-/// Reads one property; `named` is false for array `items`, whose name means nothing.
-fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
-    let prop = Obj::new(value, path)?;
-    let mut read = Property::default();
-    if let Some(items) = prop.get("items") {
-        read.items = Some(Box::new(read_property(items, &prop.at("items"), false)?));
-    }
-    read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
-    read.name = if named { prop.req_str("name")? } else { prop.opt_str("name")?.unwrap_or_default() };
-    read.kind = prop.one_of("kind", KINDS, None)?;
-    read.description = prop.opt_str("description")?.filter(|d| !d.is_empty());
-    read.required = prop.opt_bool("required")?.unwrap_or(false);
-    if prop.get("properties").is_some() {
-        read.properties = Some(prop.properties("properties")?);
-    }
-    Ok(read)
+/// Reads a property list at `path` onto `properties`.
+fn read_properties(value: &Value, path: &str, properties: &mut Vec<Property>) -> Result<()> {
+    each(value, path, &mut |item, path| read_property(item, path, true, push_default(properties)))
 }
 
-fn read_tool(value: &Value, path: &str) -> Result<Tool> {
+/// A default value pushed onto `list`, to be filled in place.
+fn push_default<T: Default>(list: &mut Vec<T>) -> &mut T {
+    list.push(T::default());
+    let last = list.len() - 1;
+    &mut list[last]
+}
+
+/// Reads one property into `read`; `named` is false for array `items`, whose name means nothing.
+fn read_property(value: &Value, path: &str, named: bool, read: &mut Property) -> Result<()> {
+    let prop = Obj::new(value, path)?;
+    if let Some(items) = prop.get("items") {
+        read_property(items, &prop.at("items"), false, read.items.insert(Box::default()))?;
+    }
+    read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
+    if named {
+        prop.req_str("name", &mut read.name)?;
+    } else {
+        prop.str_or_empty("name", &mut read.name)?;
+    }
+    prop.one_of("kind", KINDS, None, &mut read.kind)?;
+    prop.opt_str("description", &mut read.description, false)?;
+    prop.flag("required", &mut read.required)?;
+    if prop.get("properties").is_some() {
+        prop.properties("properties", read.properties.insert(Vec::new()))?;
+    }
+    Ok(())
+}
+
+/// Reads one tool onto the end of `tools`, filled in place there.
+fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
     let tool = Obj::new(value, path)?;
-    let kind_name = tool.req_str("kind")?;
-    let name = tool.req_str("name")?;
-    let kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
-        0 => ToolKind::Function { parameters: tool.properties("parameters")? },
-        1 => {
+    let mut kind_name = String::new();
+    tool.req_str("kind", &mut kind_name)?;
+    tools.push(Tool {
+        name: String::new(),
+        description: None,
+        strict: false,
+        bindings: Map::new(),
+        kind: ToolKind::Function { parameters: Vec::new() },
+    });
+    let Some(read) = tools.last_mut() else { return Ok(()) };
+    tool.req_str("name", &mut read.name)?;
+    let name = &read.name;
+    // The kind's variant first, then its fields filled in place.
+    read.kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
+        0 => ToolKind::Function { parameters: Vec::new() },
+        1 => ToolKind::Prompty { path: String::new(), child_description: None, child_inputs: Vec::new() },
+        2 => ToolKind::Mcp { server_name: None, allowed_tools: None, tools: Vec::new() },
+        3 => ToolKind::OpenApi { specification: Value::Null },
+        _ => ToolKind::Custom { kind: kind_name, parameters_schema: None },
+    };
+    match &mut read.kind {
+        ToolKind::Function { parameters } => tool.properties("parameters", parameters)?,
+        ToolKind::Prompty { path, child_description, child_inputs } => {
             let child_path = tool.at("child");
             let child = match tool.get("child") {
                 Some(child) => Obj::new(child, &child_path)?,
                 None => {
-                    return Err(Error::invalid_input(
+                    return Err(tool_fail(
                         child_path,
-                        concat(&["prompty tool `", &name, "` must carry its loaded child ({description?, inputs})"]),
+                        "prompty",
+                        name,
+                        "` must carry its loaded child ({description?, inputs})",
                     ))
                 }
             };
-            ToolKind::Prompty {
-                path: tool.opt_str("path")?.unwrap_or_default(),
-                child_description: child.opt_str("description")?,
-                child_inputs: child.properties("inputs")?,
-            }
+            tool.str_or_empty("path", path)?;
+            child.opt_str("description", child_description, true)?;
+            child.properties("inputs", child_inputs)?;
         }
-        2 => ToolKind::Mcp {
-            server_name: tool.opt_str("serverName")?,
-            allowed_tools: tool.strings("allowedTools")?,
-            tools: read_mcp_tools(&tool, &name)?,
-        },
-        3 => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
-        _ => ToolKind::Custom {
-            kind: kind_name,
-            parameters_schema: tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone())),
-        },
-    };
-    Ok(Tool {
-        description: tool.opt_str("description")?.filter(|d| !d.is_empty()),
-        strict: tool.opt_bool("strict")?.unwrap_or(false),
-        bindings: read_bindings(&tool)?,
-        name,
-        kind,
-    })
+        ToolKind::Mcp { server_name, allowed_tools, tools } => {
+            tool.opt_str("serverName", server_name, true)?;
+            tool.strings("allowedTools", allowed_tools)?;
+            read_mcp_tools(&tool, name, tools)?;
+        }
+        ToolKind::OpenApi { specification } => read_specification(&tool, name, specification)?,
+        ToolKind::Custom { parameters_schema, .. } => {
+            *parameters_schema = tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone()))
+        }
+    }
+    tool.opt_str("description", &mut read.description, false)?;
+    tool.flag("strict", &mut read.strict)?;
+    read_bindings(&tool, &mut read.bindings)?;
+    Ok(())
 }
 
-/// `tools`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
-fn read_mcp_tools(tool: &Obj<'_>, name: &str) -> Result<Vec<Value>> {
+/// `<kind> tool `<name><why>` at `path`: a tool that lacks what its kind needs.
+#[inline(never)]
+fn tool_fail(path: String, kind: &str, name: &str, why: &str) -> Error {
+    Error::invalid_input(path, concat(&[kind, " tool `", name, why]))
+}
+
+/// `tools` into `slot`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
+fn read_mcp_tools(tool: &Obj<'_>, name: &str, slot: &mut Vec<Value>) -> Result<()> {
     let path = tool.at("tools");
     let tools = match tool.get("tools") {
         Some(Value::Object(result)) => Obj { map: result, path: &path }.opt_array("tools")?,
         Some(_) => tool.opt_array("tools")?,
-        None => {
-            return Err(Error::invalid_input(
-                path,
-                concat(&["mcp tool `", name, "` must carry the server's tools/list result"]),
-            ))
-        }
+        None => return Err(tool_fail(path, "mcp", name, "` must carry the server's tools/list result")),
     };
     for (i, item) in tools.iter().enumerate() {
-        Obj::new(item, &index(&path, i))?.req_str("name")?;
+        Obj::new(item, &index(&path, i))?.req_str("name", &mut String::new())?;
     }
-    Ok(tools.to_vec())
+    *slot = tools.to_vec();
+    Ok(())
 }
 
-/// `specification`: an OpenAPI document as an object, or as JSON text.
-fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
-    let path = tool.at("specification");
+/// `specification` into `slot`: an OpenAPI document as an object, or as JSON text.
+fn read_specification(tool: &Obj<'_>, name: &str, slot: &mut Value) -> Result<()> {
     let why = match tool.get("specification") {
-        Some(doc @ Value::Object(_)) => return Ok(doc.clone()),
+        Some(doc @ Value::Object(_)) => {
+            *slot = doc.clone();
+            return Ok(());
+        }
         Some(Value::String(text)) => match parse_value(text) {
-            Ok(doc @ Value::Object(_)) => return Ok(doc),
+            Ok(doc @ Value::Object(_)) => {
+                *slot = doc;
+                return Ok(());
+            }
             _ => "`: the specification is not a JSON object",
         },
         _ => "` must carry its OpenAPI 3 document",
     };
-    Err(Error::invalid_input(path, concat(&["openapi tool `", name, why])))
+    Err(tool_fail(tool.at("specification"), "openapi", name, why))
 }
 
-/// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]`, as one map.
-fn read_bindings(tool: &Obj<'_>) -> Result<Map> {
+/// `bindings` into `map` (empty): `{param: {input}}`, or Prompty's list form `[{name, input}]`.
+fn read_bindings(tool: &Obj<'_>, map: &mut Map) -> Result<()> {
     match tool.get("bindings") {
-        None => Ok(Map::new()),
-        Some(Value::Object(map)) => Ok(map.clone()),
+        None => {}
+        Some(Value::Object(bindings)) => *map = bindings.clone(),
         Some(Value::Array(items)) => {
             let path = tool.at("bindings");
-            let mut map = Map::new();
             for (i, item) in items.iter().enumerate() {
                 let item_path = index(&path, i);
                 let binding = Obj::new(item, &item_path)?;
-                map.insert(binding.req_str("name")?, item.clone());
+                let mut name = String::new();
+                binding.req_str("name", &mut name)?;
+                map.insert(name, item.clone());
             }
-            Ok(map)
         }
-        Some(other) => Err(wrong(tool.at("bindings"), OBJECT, other)),
+        Some(other) => return Err(wrong(tool.at("bindings"), OBJECT, other)),
     }
+    Ok(())
 }
 
 impl Message {
     /// Reads a message list; errors carry paths starting with `messages`.
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
-        for (i, item) in items(value, "messages")?.iter().enumerate() {
-            messages.push(read_message(item, &index("messages", i))?);
-        }
+        each(value, "messages", &mut |item, path| {
+            messages.push(blank_message());
+            let last = messages.len() - 1;
+            read_message(item, path, &mut messages[last])
+        })?;
         Ok(messages)
     }
 
     /// Reads one message at `path`.
     pub fn from_json(value: &Value, path: &str) -> Result<Message> {
-        read_message(value, path)
+        let mut read = blank_message();
+        read_message(value, path, &mut read)?;
+        Ok(read)
     }
 }
 
-fn read_message(value: &Value, path: &str) -> Result<Message> {
-    let message = Obj::new(value, path)?;
-    let content = match message.get("content") {
-        None => MessageContent::Parts(Vec::new()),
-        Some(Value::String(text)) => MessageContent::Text(text.clone()),
-        Some(list) => {
-            let path = message.at("content");
-            let mut parts = Vec::new();
-            for (j, item) in items(list, &path)?.iter().enumerate() {
-                parts.push(read_part(item, &index(&path, j))?);
-            }
-            MessageContent::Parts(parts)
-        }
-    };
-    Ok(Message {
-        role: message.one_of("role", ROLES, None)?,
-        content,
-        metadata: message.opt_object("metadata")?.cloned().unwrap_or_default(),
-    })
+/// A message to fill in place: no role, no parts, no metadata.
+fn blank_message() -> Message {
+    Message { role: String::new(), content: MessageContent::Parts(Vec::new()), metadata: Map::new() }
 }
 
-fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
-    let part = Obj::new(value, path)?;
-    let kind = part.one_of("kind", PART_KINDS, None)?;
-    let value = match part.get("value") {
-        Some(Value::String(s)) => s.clone(),
-        None if kind == "text" => String::new(),
-        _ => {
-            return Err(Error::invalid_input(part.at("value"), concat(&["a ", &kind, " part needs a string `value`"])))
+/// Reads one message into `read` (blank), filled in place.
+fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
+    let message = Obj::new(value, path)?;
+    match message.get("content") {
+        // The blank message's content: no parts.
+        None => {}
+        Some(Value::String(text)) => read.content = MessageContent::Text(text.clone()),
+        Some(list) => {
+            let mut parts = Vec::new();
+            each(list, &message.at("content"), &mut |item, path| read_part(item, path, push_default(&mut parts)))?;
+            read.content = MessageContent::Parts(parts);
         }
-    };
-    Ok(ContentPart {
-        kind,
-        value,
-        media_type: part.opt_str("mediaType")?.filter(|m| !m.is_empty()),
-        // §7.1.2: an empty detail is never sent, so it is not kept either.
-        detail: part.opt_str("detail")?.filter(|d| !d.is_empty()),
-    })
+    }
+    message.one_of("role", ROLES, None, &mut read.role)?;
+    message.map_into("metadata", &mut read.metadata)?;
+    Ok(())
+}
+
+fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
+    let part = Obj::new(value, path)?;
+    part.one_of("kind", PART_KINDS, None, &mut read.kind)?;
+    match part.get("value") {
+        Some(Value::String(s)) => read.value = s.clone(),
+        // The default part's value: empty.
+        None if read.kind == "text" => {}
+        _ => {
+            return Err(Error::invalid_input(
+                part.at("value"),
+                concat(&["a ", &read.kind, " part needs a string `value`"]),
+            ))
+        }
+    }
+    part.opt_str("mediaType", &mut read.media_type, false)?;
+    // §7.1.2: an empty detail is never sent, so it is not kept either.
+    part.opt_str("detail", &mut read.detail, false)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -73,34 +73,37 @@ fn objects(text: &str) -> (usize, &str) {
 }
 
 /// The text with every comma that directly precedes `}` or `]` (across whitespace) removed,
-/// outside strings.
+/// outside strings. Walked by bytes: the bytes that matter are ASCII, and no byte of a
+/// multi-byte character is one of them; the text between removed commas is copied whole.
 fn without_trailing_commas(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);
-    for (i, c) in text.char_indices() {
+    let mut from = 0;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
         if in_string {
-            match (escaped, c) {
+            match (escaped, b) {
                 (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
                 _ => {}
             }
-        } else if c == '"' {
+        } else if b == b'"' {
             in_string = true;
-        } else if c == ',' {
+        } else if b == b',' {
             let next = text[i + 1..].chars().find(|c| !c.is_whitespace());
             if matches!(next, Some('}') | Some(']')) {
-                continue;
+                out.push_str(&text[from..i]);
+                from = i + 1;
             }
         }
-        out.push(c);
     }
+    out.push_str(&text[from..]);
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::fenced;
+    use super::{fenced, without_trailing_commas};
 
     #[test]
     fn fenced_is_the_find_based_slicing_it_replaces() {
@@ -127,6 +130,49 @@ mod tests {
         ];
         for text in texts {
             assert_eq!(fenced(text), reference(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn without_trailing_commas_is_the_char_walk_it_replaces() {
+        fn reference(text: &str) -> String {
+            let mut out = String::with_capacity(text.len());
+            let (mut in_string, mut escaped) = (false, false);
+            for (i, c) in text.char_indices() {
+                if in_string {
+                    match (escaped, c) {
+                        (true, _) => escaped = false,
+                        (false, '\\') => escaped = true,
+                        (false, '"') => in_string = false,
+                        _ => {}
+                    }
+                } else if c == '"' {
+                    in_string = true;
+                } else if c == ',' {
+                    let next = text[i + 1..].chars().find(|c| !c.is_whitespace());
+                    if matches!(next, Some('}') | Some(']')) {
+                        continue;
+                    }
+                }
+                out.push(c);
+            }
+            out
+        }
+        let texts = [
+            "",
+            ",",
+            ",}",
+            "{\"a\": 1,}",
+            "{\"a\": [1, 2,\u{a0}\u{2028} ],\n}",
+            "{\"a,}\": \"b,]\",}",
+            "{\"\\\",}\": 1 , }",
+            "{\"é\\日\": \"\\é,}\",}",
+            "日本,},é,],\u{3000}]",
+            "{\"a\": 1,,}",
+            "\"unterminated ,}",
+        ];
+        for text in texts {
+            assert_eq!(without_trailing_commas(text), reference(text), "{text:?}");
         }
     }
 }

@@ -39,27 +39,33 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     let mut actions = Vec::with_capacity(tool_calls.len());
     for (i, call) in tool_calls.iter().enumerate() {
         let text = call.arguments.trim();
-        let fail = |why: String| {
-            Error::new(
-                ErrorCode::InvalidJson,
-                concat(&["tool call ", &crate::json::write::quoted(&call.id), " (", &call.name, "): ", &why]),
-            )
-            .with_path(number("toolCalls[", i as u64, "].arguments"))
-        };
         let arguments = if text.is_empty() {
             Map::new()
         } else {
             match parse_value(text) {
                 Ok(Value::Object(map)) => map,
-                Ok(other) => {
-                    return Err(fail(concat(&["arguments are ", validate::kind_of(&other), ", not an object"])))
-                }
-                Err(e) => return Err(fail(concat(&["arguments are not valid JSON: ", &e.message()]))),
+                Ok(other) => return Err(bad_arguments(call, i, &[validate::kind_of(&other), ", not an object"])),
+                Err(e) => return Err(bad_arguments(call, i, &["not valid JSON: ", &e.message()])),
             }
         };
         actions.push(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments });
     }
     Ok(actions)
+}
+
+/// `invalid_json` for call `i`: `tool call "<id>" (<name>): arguments are <why>`.
+fn bad_arguments(call: &ToolCall, i: usize, why: &[&str]) -> Error {
+    let id = crate::json::write::quoted(&call.id);
+    Error::new(
+        ErrorCode::InvalidJson,
+        concat(&["tool call ", &id, " (", &call.name, "): arguments are ", &concat(why)]),
+    )
+    .with_path(number("toolCalls[", i as u64, "].arguments"))
+}
+
+/// `invalid_json` at `$`, its message the parts joined.
+fn invalid_output(message: &[&str]) -> Error {
+    Error::new(ErrorCode::InvalidJson, concat(message)).with_path("$")
 }
 
 /// Options of [`parse_structured_output`].
@@ -80,18 +86,14 @@ pub struct StructuredOptions {
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
     let value = match parse_value(text.trim()) {
         Ok(value) => value,
-        Err(e) if options.lenient => lenient::repair(text).map_err(|why| {
-            Error::new(
-                ErrorCode::InvalidJson,
-                concat(&["the output is not JSON (", &e.message(), ") and cannot be repaired: ", &why]),
-            )
-            .with_path("$")
-        })?,
-        Err(e) => {
-            return Err(
-                Error::new(ErrorCode::InvalidJson, concat(&["the output is not JSON: ", &e.message()])).with_path("$")
-            )
-        }
+        Err(e) if options.lenient => match lenient::repair(text) {
+            Ok(value) => value,
+            Err(why) => {
+                let e = e.message();
+                return Err(invalid_output(&["the output is not JSON (", &e, ") and cannot be repaired: ", &why]));
+            }
+        },
+        Err(e) => return Err(invalid_output(&["the output is not JSON: ", &e.message()])),
     };
     validate::object(&value, outputs, &mut validate::JsonPath::root())?;
     Ok(value)

@@ -6,7 +6,7 @@ use crate::json::key_index;
 use crate::json::write::quoted;
 use crate::json::Value;
 use crate::model::Property;
-use crate::text::{concat, number};
+use crate::text::concat;
 
 /// The largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -19,35 +19,44 @@ impl JsonPath {
         JsonPath("$".to_owned())
     }
 
-    /// `value` checked against `property` with `segment` added to the path. A failure leaves
-    /// the segment on, as every failure ends the walk.
-    fn check(&mut self, segment: &str, value: &Value, property: &Property) -> Result<()> {
-        let len = self.0.len();
-        self.0.push_str(segment);
+    /// `value` checked against `property`, then the path cut back to `len` (what the segment
+    /// push before it returned). A failure leaves the segment on, as every failure ends the walk.
+    fn check(&mut self, len: usize, value: &Value, property: &Property) -> Result<()> {
         check(value, property, self)?;
         self.0.truncate(len);
         Ok(())
     }
 
-    /// A failure at `segment` below the path.
-    fn fail_at(&mut self, segment: &str, message: String) -> Error {
-        self.0.push_str(segment);
-        self.fail(message)
-    }
-
-    fn key_segment(key: &str) -> String {
+    /// Adds `.key`, or `["key"]` when the key is not a plain name; returns the length before.
+    /// Written into the path itself: no segment string per property.
+    fn push_key(&mut self, key: &str) -> usize {
+        let len = self.0.len();
         // Bytes, not chars: a non-ASCII character's bytes are none of these either.
         let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
         let plain = key.as_bytes().first().is_some_and(|b| !b.is_ascii_digit()) && key.as_bytes().iter().all(word);
         if plain {
-            concat(&[".", key])
+            self.0.push('.');
+            self.0.push_str(key);
         } else {
-            concat(&["[", &quoted(key), "]"])
+            self.0.push('[');
+            crate::json::write::string(&mut self.0, key);
+            self.0.push(']');
         }
+        len
     }
 
-    fn fail(&self, message: String) -> Error {
-        Error::new(ErrorCode::ValidationFailed, message).with_path(self.0.clone())
+    /// Adds `[i]`; returns the length before.
+    fn push_index(&mut self, i: usize) -> usize {
+        let len = self.0.len();
+        self.0.push('[');
+        crate::json::write::uint(&mut self.0, i as u64);
+        self.0.push(']');
+        len
+    }
+
+    /// A failure here, its message the parts joined.
+    fn fail(&self, message: &[&str]) -> Error {
+        Error::new(ErrorCode::ValidationFailed, concat(message)).with_path(self.0.clone())
     }
 }
 
@@ -67,23 +76,24 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// the others absent or null, no other key.
 pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath) -> Result<()> {
     let Value::Object(map) = value else {
-        return Err(path.fail(concat(&["expected an object, got ", kind_of(value)])));
+        return Err(path.fail(&["expected an object, got ", kind_of(value)]));
     };
     for property in properties {
-        let segment = JsonPath::key_segment(&property.name);
         match map.get(&property.name) {
             None | Some(Value::Null) if property.required => {
-                return Err(
-                    path.fail_at(&segment, concat(&["the required property ", &quoted(&property.name), " is missing"]))
-                );
+                path.push_key(&property.name);
+                return Err(path.fail(&["the required property ", &quoted(&property.name), " is missing"]));
             }
             None | Some(Value::Null) => {}
-            Some(v) => path.check(&segment, v, property)?,
+            Some(v) => {
+                let len = path.push_key(&property.name);
+                path.check(len, v, property)?;
+            }
         }
     }
     if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
-        let segment = JsonPath::key_segment(key);
-        return Err(path.fail_at(&segment, concat(&[&quoted(key), " is not a property of the output schema"])));
+        path.push_key(key);
+        return Err(path.fail(&[&quoted(key), " is not a property of the output schema"]));
     }
     Ok(())
 }
@@ -92,25 +102,21 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
 /// nested properties or items.
 fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
     const KINDS: &str = "string boolean float number integer array object";
-    let ok = match key_index(property.kind.as_bytes(), KINDS) {
-        0 => value.is_string(),
-        1 => value.is_boolean(),
-        2 | 3 => value.is_number(),
-        4 => is_integer(value),
-        5 => value.is_array(),
-        6 => value.is_object(),
-        // A kind this parser does not know constrains nothing (custom kinds pass through).
-        _ => true,
-    };
-    if !ok {
-        let kind =
-            if property.kind == "integer" && value.is_number() { "a non-integer number" } else { kind_of(value) };
-        return Err(path.fail(concat(&["expected ", &property.kind, ", got ", kind])));
+    // The JSON type each kind wants, by `kind_of`'s names; `integer` also wants a whole number.
+    const WANTS: [&str; 7] = ["a string", "a boolean", "a number", "a number", "a number", "an array", "an object"];
+    let kind = key_index(property.kind.as_bytes(), KINDS);
+    // A kind this parser does not know constrains nothing (custom kinds pass through).
+    if let Some(&want) = WANTS.get(kind) {
+        let got = kind_of(value);
+        if got != want || (kind == 4 && !is_integer(value)) {
+            let got = if got == want { "a non-integer number" } else { got };
+            return Err(path.fail(&["expected ", &property.kind, ", got ", got]));
+        }
     }
     if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
         if !allowed.iter().any(|a| same(a, value)) {
             use crate::json::write::WriteJson;
-            return Err(path.fail(concat(&[&value.to_json_text(), " is not one of ", &allowed.to_json_text()])));
+            return Err(path.fail(&[&value.to_json_text(), " is not one of ", &allowed.to_json_text()]));
         }
     }
     match value {
@@ -122,11 +128,11 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
         Value::Array(items) => match property.items.as_deref() {
             Some(item) => {
                 for (i, v) in items.iter().enumerate() {
-                    let segment = number("[", i as u64, "]");
+                    let len = path.push_index(i);
                     if v.is_null() {
-                        return Err(path.fail_at(&segment, "expected an item, got null".into()));
+                        return Err(path.fail(&["expected an item, got null"]));
                     }
-                    path.check(&segment, v, item)?;
+                    path.check(len, v, item)?;
                 }
                 Ok(())
             }
