@@ -195,8 +195,9 @@ impl JsAccumulator {
 
     /// The format in use: the configured one, or the detected one once known (`"auto"` before).
     #[wasm_bindgen(getter, unchecked_return_type = "StreamFormat")]
-    pub fn format(&self) -> String {
-        self.inner.as_ref().map_or("auto", |a| a.format().name()).to_owned()
+    pub fn format(&self) -> JsValue {
+        // A JS string made from the name in place: no Rust `String` copied out for the glue.
+        JsValue::from_str(self.inner.as_ref().map_or("auto", |a| a.format().name()))
     }
 }
 
