@@ -228,14 +228,12 @@ fn finished_error() -> Error {
 const OPTION_KEYS: [&str; 7] =
     ["format", "provider", "agent", "maxEventBytes", "maxBufferedBytes", "maxToolArgumentBytes", "maxMessageBytes"];
 
-/// One option as JSON, as `JSON.stringify` would give it: strings, booleans and numbers read
-/// directly (whole numbers as integers), anything else through `to_json`.
+/// One option as JSON, as `JSON.stringify` would give it: strings and numbers read directly
+/// (whole numbers as integers), anything else through `to_json` (no option is a boolean: one
+/// import fewer for a `true` that would be refused anyway).
 fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
     if let Some(text) = value.as_string() {
         return Ok(Value::String(text));
-    }
-    if let Some(flag) = value.as_bool() {
-        return Ok(Value::Bool(flag));
     }
     if let Some(n) = value.as_f64() {
         const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
