@@ -103,7 +103,7 @@ impl JsAccumulator {
         // (and `onSpan`, a function, is not JSON data). A getter that throws throws out of here.
         let mut on_span = None;
         let options = if options.is_object() && !js::Array::is_array(&options) {
-            on_span = js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok();
+            on_span = js::on_span(&options)?;
             let mut map = crate::json::Map::new();
             for key in OPTION_KEYS {
                 let value = js::get(&options, &key.into())?;

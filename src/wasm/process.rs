@@ -47,8 +47,7 @@ pub fn process_js(
 ) -> Result<JsValue, JsValue> {
     let agent = read_agent(agent)?;
     let text = response_text(&response)?;
-    let on_span =
-        if options.is_object() { js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok() } else { None };
+    let on_span = if options.is_object() { js::on_span(&options)? } else { None };
     // The callback runs once the outcome is known, failed or not (the last thing `process_with`
     // does); an exception it throws reaches the caller.
     let mut called = Ok(JsValue::UNDEFINED);
