@@ -298,7 +298,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
     if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
         let agent = Agent::from_json(agent).map_err(|mut e| {
             if let Some(path) = &mut e.path {
-                path.insert_str(0, "options.");
+                *path = concat(&["options.", path]);
             }
             e
         })?;
