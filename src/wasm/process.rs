@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{read_agent, to_js, to_json};
 use super::js;
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::json::write::WriteJson;
 use crate::json::Value;
 use crate::model::{Property, ToolCall};
@@ -112,8 +112,7 @@ fn read_tool_calls(value: Value) -> crate::Result<Vec<ToolCall>> {
             _ => take_text(item, i, "arguments")?,
         };
         if !item.is_object() {
-            return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
-                .with_path(wire::index("toolCalls", i)));
+            return Err(Error::invalid_input(wire::index("toolCalls", i), "expected a tool call object"));
         }
         calls.push(ToolCall { id: take_text(item, i, "id")?, name: take_text(item, i, "name")?, arguments });
     }
