@@ -25,37 +25,35 @@ pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsVal
     // message is not copied, and it is whole again when this returns. `lifted` has one entry
     // per string [`each_string`] visits, in its order: the string when it was lifted, else empty.
     let mut lifted = Vec::new();
-    let _ = each_string(message, None, &mut |text, _| {
+    each_string(message, None, &mut |text, _| {
         lifted.push(if text.len() >= LONG { std::mem::take(text) } else { String::new() });
-        Ok(())
     });
-    let result = (|| {
-        let object = js::parse(&message.json_text())?;
+    let result = js::parse(&message.json_text());
+    if let Ok(object) = &result {
         let mut made: Vec<(&str, JsValue)> = Vec::new();
         let mut next = lifted.iter();
-        each_string(message, Some(&object), &mut |_, place| {
-            let (Some(text), Some((target, key))) = (next.next(), place) else { return Ok(()) };
+        each_string(message, Some(object), &mut |_, place| {
+            let (Some(text), Some((target, key))) = (next.next(), place) else { return };
             if text.is_empty() {
-                return Ok(());
+                return;
             }
             // The same text (the message's text and its text block) becomes one JS string.
-            let value = match made.iter().find(|(earlier, _)| earlier == text) {
-                Some((_, value)) => value.clone(),
-                None => JsValue::from_str(text),
-            };
-            js::set(target, &key.into(), &value)?;
-            made.push((text, value));
-            Ok(())
-        })?;
-        Ok(object)
-    })();
+            match made.iter().find(|(earlier, _)| earlier == text) {
+                Some((_, value)) => set(target, key, value),
+                None => {
+                    let value = JsValue::from_str(text);
+                    set(target, key, &value);
+                    made.push((text, value));
+                }
+            }
+        });
+    }
     let mut back = lifted.into_iter();
-    let _ = each_string(message, None, &mut |text, _| {
+    each_string(message, None, &mut |text, _| {
         // A lifted string left its place empty; any other is as it was.
         if let Some(lifted) = back.next().filter(|_| text.is_empty()) {
             *text = lifted;
         }
-        Ok(())
     });
     result
 }
@@ -67,42 +65,46 @@ fn has_long_string(m: &FinalMessage) -> bool {
         || m.choices.as_ref().is_some_and(|choices| choices.iter().any(has_long_string))
 }
 
+// The walk reads and writes the object `JSON.parse` has just made of the message: every place
+// it names is an object or an array there (the message's JSON always has `content` and
+// `toolCalls`, and `choices` when it has choices), so `Reflect.get` and `Reflect.set`, which
+// throw only on a target that is not an object, cannot throw: their results are not checked.
+
 /// Calls `f` on every string of `m` that may be long (text, reasoning, each block's text or
 /// arguments, each tool call's arguments, then each choice's, always in this order), with its
 /// place in `object`, the JS object of `m`, when one is given.
-fn each_string(
-    m: &mut FinalMessage,
-    object: Option<&JsValue>,
-    f: &mut dyn FnMut(&mut String, Place) -> Result<(), JsValue>,
-) -> Result<(), JsValue> {
-    let list = |key: &str| object.map(|o| js::get(o, &key.into())).transpose();
-    f(&mut m.text, object.map(|o| (o, "text")))?;
-    f(&mut m.reasoning, object.map(|o| (o, "reasoning")))?;
-    let blocks = list("content")?;
+fn each_string(m: &mut FinalMessage, object: Option<&JsValue>, f: &mut dyn FnMut(&mut String, Place)) {
+    let list = |key: &str| object.and_then(|o| js::get(o, &key.into()).ok());
+    f(&mut m.text, object.map(|o| (o, "text")));
+    f(&mut m.reasoning, object.map(|o| (o, "reasoning")));
+    let blocks = list("content");
     for (i, block) in m.content.iter_mut().enumerate() {
         let (key, text) = match block {
             Block::Text { text, .. } | Block::Reasoning { text, .. } => ("text", text),
             Block::ToolCall { arguments, .. } => ("arguments", arguments),
             Block::Other { .. } => continue,
         };
-        f(text, item(&blocks, i)?.as_ref().map(|o| (o, key)))?;
+        f(text, item(&blocks, i).as_ref().map(|o| (o, key)));
     }
-    let calls = list("toolCalls")?;
+    let calls = list("toolCalls");
     for (i, call) in m.tool_calls.iter_mut().enumerate() {
-        f(&mut call.arguments, item(&calls, i)?.as_ref().map(|o| (o, "arguments")))?;
+        f(&mut call.arguments, item(&calls, i).as_ref().map(|o| (o, "arguments")));
     }
     if let Some(choices) = m.choices.as_mut() {
-        let objects = list("choices")?;
+        let objects = list("choices");
         for (i, choice) in choices.iter_mut().enumerate() {
-            each_string(choice, item(&objects, i)?.as_ref(), f)?;
+            each_string(choice, item(&objects, i).as_ref(), f);
         }
     }
-    Ok(())
 }
 
 /// The `i`th element of a JS array, when there is one.
-fn item(array: &Option<JsValue>, i: usize) -> Result<Option<JsValue>, JsValue> {
-    array.as_ref().map(|a| js::get(a, &JsValue::from_f64(i as f64))).transpose()
+fn item(array: &Option<JsValue>, i: usize) -> Option<JsValue> {
+    js::get(array.as_ref()?, &JsValue::from_f64(i as f64)).ok()
+}
+
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js::set(target, &key.into(), value);
 }
 
 #[cfg(test)]
