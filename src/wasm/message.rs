@@ -18,17 +18,19 @@ const LONG: usize = 2048;
 type Place<'a> = Option<(&'a JsValue, &'static str)>;
 
 pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsValue> {
-    if !has_long_string(message) {
-        return js::parse(&message.json_text());
-    }
     // The long strings are moved out for the JSON and put back after, whatever happens: the
     // message is not copied, and it is whole again when this returns. `lifted` has one entry
     // per string [`each_string`] visits, in its order: the string when it was lifted, else empty.
     let mut lifted = Vec::new();
+    let mut any = false;
     each_string(message, None, &mut |text, _| {
+        any |= text.len() >= LONG;
         lifted.push(if text.len() >= LONG { std::mem::take(text) } else { String::new() });
     });
     let result = js::parse(&message.json_text());
+    if !any {
+        return result;
+    }
     if let Ok(object) = &result {
         let mut made: Vec<(&str, JsValue)> = Vec::new();
         let mut next = lifted.iter();
@@ -56,13 +58,6 @@ pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsVal
         }
     });
     result
-}
-
-fn has_long_string(m: &FinalMessage) -> bool {
-    m.text.len() >= LONG
-        || m.reasoning.len() >= LONG
-        || m.tool_calls.iter().any(|c| c.arguments.len() >= LONG)
-        || m.choices.as_ref().is_some_and(|choices| choices.iter().any(has_long_string))
 }
 
 // The walk reads and writes the object `JSON.parse` has just made of the message: every place
