@@ -62,7 +62,7 @@ impl From<Error> for JsValue {
     fn from(error: Error) -> JsValue {
         let js: JsValue = js::Error::new(&error.message).into();
         let set = |key: &str, value: JsValue| {
-            let _ = js::set(&js, &key.into(), &value);
+            js::set(&js, &key.into(), &value);
         };
         set("code", error.code.as_str().into());
         if let Some(path) = &error.path {

@@ -99,7 +99,7 @@ fn item(array: &Option<JsValue>, i: usize) -> Option<JsValue> {
 }
 
 fn set(target: &JsValue, key: &str, value: &JsValue) {
-    let _ = js::set(target, &key.into(), value);
+    js::set(target, &key.into(), value);
 }
 
 #[cfg(test)]
