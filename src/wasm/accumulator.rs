@@ -237,13 +237,8 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
     }
     if let Some(n) = value.as_f64() {
         const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-        return Ok(if n.fract() == 0.0 && (0.0..=EXACT).contains(&n) {
-            Value::from(n as u64)
-        } else if n.fract() == 0.0 && (-EXACT..0.0).contains(&n) {
-            Value::from(n as i64)
-        } else {
-            Value::from(n)
-        });
+                                                    // `Value::from(i64)` is an unsigned integer when not negative, as the parser makes it.
+        return Ok(if n.fract() == 0.0 && n.abs() <= EXACT { Value::from(n as i64) } else { Value::from(n) });
     }
     to_json(value, &concat(&["options.", key]))
 }
