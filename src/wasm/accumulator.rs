@@ -11,7 +11,6 @@ use crate::json::Value;
 use crate::model::{Agent, FinalMessage};
 use crate::process::message_span;
 use crate::text::concat;
-use crate::Limits;
 
 #[wasm_bindgen(typescript_custom_section)]
 const STREAM_TYPES: &'static str = r#"
@@ -253,22 +252,23 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             _ => Err(Error::invalid_input("options", "options must be an object")),
         };
     };
-    let limit =
-        |name: &str, default: usize| -> crate::Result<usize> {
-            match map.get(name) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+    // Each limit stays its default (`AccumulatorOptions::default()`) when absent or null.
+    let limits = &mut out.limits;
+    for (name, slot) in [
+        ("maxEventBytes", &mut limits.max_event_bytes),
+        ("maxBufferedBytes", &mut limits.max_buffered_bytes),
+        ("maxToolArgumentBytes", &mut limits.max_tool_argument_bytes),
+        ("maxMessageBytes", &mut limits.max_message_bytes),
+    ] {
+        match map.get(name) {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                *slot = v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
                     Error::invalid_input(concat(&["options.", name]), "a limit must be a positive integer")
-                }),
+                })?
             }
-        };
-    let defaults = Limits::default();
-    out.limits = Limits {
-        max_event_bytes: limit("maxEventBytes", defaults.max_event_bytes)?,
-        max_buffered_bytes: limit("maxBufferedBytes", defaults.max_buffered_bytes)?,
-        max_tool_argument_bytes: limit("maxToolArgumentBytes", defaults.max_tool_argument_bytes)?,
-        max_message_bytes: limit("maxMessageBytes", defaults.max_message_bytes)?,
-    };
+        }
+    }
     match map.get("format") {
         None | Some(Value::Null) => {}
         Some(Value::String(name)) => {
