@@ -92,5 +92,6 @@ pub(crate) fn stringify_text(value: &JsValue) -> Option<String> {
 /// throws throws out of here.
 #[inline(never)]
 pub(crate) fn on_span(options: &JsValue) -> Result<Option<Function>, JsValue> {
-    Ok(get(options, &"onSpan".into())?.dyn_into::<Function>().ok())
+    let value = get(options, &"onSpan".into())?;
+    Ok(if value.is_function() { Some(value.unchecked_into()) } else { None })
 }
