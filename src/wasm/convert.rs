@@ -62,7 +62,7 @@ impl From<Error> for JsValue {
     fn from(error: Error) -> JsValue {
         let js: JsValue = js::Error::new(&error.message).into();
         let set = |key: &str, value: JsValue| {
-            js::set(&js, &key.into(), &value);
+            let _ = js::set(&js, &key.into(), &value);
         };
         set("code", error.code.as_str().into());
         if let Some(path) = &error.path {

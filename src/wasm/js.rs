@@ -21,10 +21,9 @@ extern "C" {
     #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
     pub(crate) fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
 
-    /// `Reflect.set(target, key, value)`, only ever called on an object (a new `Error`, an object
-    /// `JSON.parse` has just made), where it cannot throw: not caught, its result not read.
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    pub(crate) fn set(target: &JsValue, key: &JsValue, value: &JsValue);
+    /// `Reflect.set(target, key, value)`: throws when `target` is not an object.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set, catch)]
+    pub(crate) fn set(target: &JsValue, key: &JsValue, value: &JsValue) -> Result<bool, JsValue>;
 
     /// `Array.isArray(value)`.
     #[wasm_bindgen(js_namespace = Array, js_name = isArray)]

@@ -99,7 +99,7 @@ fn item(array: &Option<JsValue>, i: usize) -> Option<JsValue> {
 }
 
 fn set(target: &JsValue, key: &str, value: &JsValue) {
-    js::set(target, &key.into(), value);
+    let _ = js::set(target, &key.into(), value);
 }
 
 #[cfg(test)]
