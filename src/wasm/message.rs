@@ -22,13 +22,9 @@ pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsVal
     // message is not copied, and it is whole again when this returns. `lifted` has one entry
     // per string [`each_string`] visits, in its order: the string when it was lifted, else empty.
     let mut lifted = Vec::new();
-    let mut any = false;
-    each_string(message, None, &mut |text, _| {
-        any |= text.len() >= LONG;
-        lifted.push(if text.len() >= LONG { std::mem::take(text) } else { String::new() });
-    });
+    swap_long(message, &mut lifted, false);
     let result = js::parse(&message.json_text());
-    if !any {
+    if lifted.iter().all(String::is_empty) {
         return result;
     }
     if let Ok(object) = &result {
@@ -50,14 +46,25 @@ pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsVal
             }
         });
     }
-    let mut back = lifted.into_iter();
-    each_string(message, None, &mut |text, _| {
-        // A lifted string left its place empty; any other is as it was.
-        if let Some(lifted) = back.next().filter(|_| text.is_empty()) {
-            *text = lifted;
-        }
-    });
+    swap_long(message, &mut lifted, true);
     result
+}
+
+/// Lifts the long strings of `m` into `lifted` (one entry per string, empty for one not lifted),
+/// or with `back`, puts them back: a lifted string left its place empty; any other is as it was.
+fn swap_long(m: &mut FinalMessage, lifted: &mut Vec<String>, back: bool) {
+    let mut i = 0;
+    each_string(m, None, &mut |text, _| {
+        if !back {
+            lifted.push(String::new());
+        }
+        if let Some(entry) = lifted.get_mut(i) {
+            if if back { text.is_empty() } else { text.len() >= LONG } {
+                std::mem::swap(text, entry);
+            }
+        }
+        i += 1;
+    });
 }
 
 // The walk reads and writes the object `JSON.parse` has just made of the message: every place
