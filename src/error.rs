@@ -104,7 +104,13 @@ pub struct ProviderDetail {
 
 impl Error {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ErrorFields { code, message: message.into(), path: None, provider: None }.into()
+        Error::of(code, message.into(), None)
+    }
+
+    /// One body for [`Error::new`] and [`Error::invalid_input`], whatever their arguments' types.
+    #[inline(never)]
+    fn of(code: ErrorCode, message: String, path: Option<String>) -> Self {
+        ErrorFields { code, message, path, provider: None }.into()
     }
 
     /// A `provider_error`: the provider's message verbatim, its type and code beside it.
@@ -120,8 +126,8 @@ impl Error {
 
     /// An `invalid_input` error at `path`.
     pub fn invalid_input(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ErrorFields { code: ErrorCode::InvalidInput, message: message.into(), path: Some(path.into()), provider: None }
-            .into()
+        let message = message.into();
+        Error::of(ErrorCode::InvalidInput, message, Some(path.into()))
     }
 
     pub fn with_path(mut self, path: impl Into<String>) -> Self {

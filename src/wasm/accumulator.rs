@@ -11,7 +11,6 @@ use crate::json::Value;
 use crate::model::{Agent, FinalMessage};
 use crate::process::message_span;
 use crate::text::concat;
-use crate::Limits;
 
 #[wasm_bindgen(typescript_custom_section)]
 const STREAM_TYPES: &'static str = r#"
@@ -103,7 +102,7 @@ impl JsAccumulator {
         // (and `onSpan`, a function, is not JSON data). A getter that throws throws out of here.
         let mut on_span = None;
         let options = if options.is_object() && !js::Array::is_array(&options) {
-            on_span = js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok();
+            on_span = js::on_span(&options)?;
             let mut map = crate::json::Map::new();
             for key in OPTION_KEYS {
                 let value = js::get(&options, &key.into())?;
@@ -195,8 +194,9 @@ impl JsAccumulator {
 
     /// The format in use: the configured one, or the detected one once known (`"auto"` before).
     #[wasm_bindgen(getter, unchecked_return_type = "StreamFormat")]
-    pub fn format(&self) -> String {
-        self.inner.as_ref().map_or("auto", |a| a.format().name()).to_owned()
+    pub fn format(&self) -> JsValue {
+        // A JS string made from the name in place: no Rust `String` copied out for the glue.
+        JsValue::from_str(self.inner.as_ref().map_or("auto", |a| a.format().name()))
     }
 }
 
@@ -227,24 +227,17 @@ fn finished_error() -> Error {
 const OPTION_KEYS: [&str; 7] =
     ["format", "provider", "agent", "maxEventBytes", "maxBufferedBytes", "maxToolArgumentBytes", "maxMessageBytes"];
 
-/// One option as JSON, as `JSON.stringify` would give it: strings, booleans and numbers read
-/// directly (whole numbers as integers), anything else through `to_json`.
+/// One option as JSON, as `JSON.stringify` would give it: strings and numbers read directly
+/// (whole numbers as integers), anything else through `to_json` (no option is a boolean: one
+/// import fewer for a `true` that would be refused anyway).
 fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
     if let Some(text) = value.as_string() {
         return Ok(Value::String(text));
     }
-    if let Some(flag) = value.as_bool() {
-        return Ok(Value::Bool(flag));
-    }
     if let Some(n) = value.as_f64() {
         const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-        return Ok(if n.fract() == 0.0 && (0.0..=EXACT).contains(&n) {
-            Value::from(n as u64)
-        } else if n.fract() == 0.0 && (-EXACT..0.0).contains(&n) {
-            Value::from(n as i64)
-        } else {
-            Value::from(n)
-        });
+                                                    // `Value::from(i64)` is an unsigned integer when not negative, as the parser makes it.
+        return Ok(if n.fract() == 0.0 && n.abs() <= EXACT { Value::from(n as i64) } else { Value::from(n) });
     }
     to_json(value, &concat(&["options.", key]))
 }
@@ -259,22 +252,23 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             _ => Err(Error::invalid_input("options", "options must be an object")),
         };
     };
-    let limit =
-        |name: &str, default: usize| -> crate::Result<usize> {
-            match map.get(name) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+    // Each limit stays its default (`AccumulatorOptions::default()`) when absent or null.
+    let limits = &mut out.limits;
+    for (name, slot) in [
+        ("maxEventBytes", &mut limits.max_event_bytes),
+        ("maxBufferedBytes", &mut limits.max_buffered_bytes),
+        ("maxToolArgumentBytes", &mut limits.max_tool_argument_bytes),
+        ("maxMessageBytes", &mut limits.max_message_bytes),
+    ] {
+        match map.get(name) {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                *slot = v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
                     Error::invalid_input(concat(&["options.", name]), "a limit must be a positive integer")
-                }),
+                })?
             }
-        };
-    let defaults = Limits::default();
-    out.limits = Limits {
-        max_event_bytes: limit("maxEventBytes", defaults.max_event_bytes)?,
-        max_buffered_bytes: limit("maxBufferedBytes", defaults.max_buffered_bytes)?,
-        max_tool_argument_bytes: limit("maxToolArgumentBytes", defaults.max_tool_argument_bytes)?,
-        max_message_bytes: limit("maxMessageBytes", defaults.max_message_bytes)?,
-    };
+        }
+    }
     match map.get("format") {
         None | Some(Value::Null) => {}
         Some(Value::String(name)) => {
@@ -299,7 +293,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
     if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
         let agent = Agent::from_json(agent).map_err(|mut e| {
             if let Some(path) = &mut e.path {
-                path.insert_str(0, "options.");
+                *path = concat(&["options.", path]);
             }
             e
         })?;

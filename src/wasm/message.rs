@@ -14,112 +14,99 @@ use crate::model::{Block, FinalMessage};
 /// Strings at least this long are lifted; shorter ones are cheaper inside the JSON.
 const LONG: usize = 2048;
 
-/// Where a lifted string goes: property names and array indexes from the message object.
-#[derive(Clone, Copy)]
-enum Step {
-    Key(&'static str),
-    Index(usize),
-}
+/// Where a string goes in the JS object: the object that holds it and its key.
+type Place<'a> = Option<(&'a JsValue, &'static str)>;
 
 pub(crate) fn message_to_js(message: &mut FinalMessage) -> Result<JsValue, JsValue> {
-    if !has_long_string(message) {
-        return js::parse(&message.json_text());
-    }
     // The long strings are moved out for the JSON and put back after, whatever happens: the
-    // message is not copied, and it is whole again when this returns.
+    // message is not copied, and it is whole again when this returns. `lifted` has one entry
+    // per string [`each_string`] visits, in its order: the string when it was lifted, else empty.
     let mut lifted = Vec::new();
-    lift_message(message, &mut Vec::new(), &mut lifted);
-    let result = (|| {
-        let object = js::parse(&message.json_text())?;
-        let mut made: Vec<(usize, JsValue)> = Vec::with_capacity(lifted.len());
-        for (i, (path, text)) in lifted.iter().enumerate() {
-            // The same text (the message's text and its text block) becomes one JS string.
-            let earlier = made.iter().find(|(j, _)| lifted[*j].1 == *text);
-            let value = match earlier {
-                Some((_, value)) => value.clone(),
-                None => JsValue::from_str(text),
-            };
-            set_at(&object, path, &value)?;
-            made.push((i, value));
-        }
-        Ok(object)
-    })();
-    for (path, text) in lifted {
-        if let Some(slot) = slot(message, &path) {
-            *slot = text;
-        }
+    swap_long(message, &mut lifted, false);
+    let result = js::parse(&message.json_text());
+    if lifted.iter().all(String::is_empty) {
+        return result;
     }
+    if let Ok(object) = &result {
+        let mut made: Vec<(&str, JsValue)> = Vec::new();
+        let mut next = lifted.iter();
+        each_string(message, Some(object), &mut |_, place| {
+            let (Some(text), Some((target, key))) = (next.next(), place) else { return };
+            if text.is_empty() {
+                return;
+            }
+            // The same text (the message's text and its text block) becomes one JS string.
+            match made.iter().find(|(earlier, _)| earlier == text) {
+                Some((_, value)) => set(target, key, value),
+                None => {
+                    let value = JsValue::from_str(text);
+                    set(target, key, &value);
+                    made.push((text, value));
+                }
+            }
+        });
+    }
+    swap_long(message, &mut lifted, true);
     result
 }
 
-/// The string a path of [`lift_message`] names.
-fn slot<'m>(m: &'m mut FinalMessage, path: &[Step]) -> Option<&'m mut String> {
-    match path {
-        [Step::Key("text")] => Some(&mut m.text),
-        [Step::Key("reasoning")] => Some(&mut m.reasoning),
-        [Step::Key("content"), Step::Index(i), Step::Key(_)] => match m.content.get_mut(*i)? {
-            Block::Text { text, .. } | Block::Reasoning { text, .. } => Some(text),
-            Block::ToolCall { arguments, .. } => Some(arguments),
-            Block::Other { .. } => None,
-        },
-        [Step::Key("toolCalls"), Step::Index(i), Step::Key("arguments")] => {
-            Some(&mut m.tool_calls.get_mut(*i)?.arguments)
+/// Lifts the long strings of `m` into `lifted` (one entry per string, empty for one not lifted),
+/// or with `back`, puts them back: a lifted string left its place empty; any other is as it was.
+fn swap_long(m: &mut FinalMessage, lifted: &mut Vec<String>, back: bool) {
+    let mut i = 0;
+    each_string(m, None, &mut |text, _| {
+        if !back {
+            lifted.push(String::new());
         }
-        [Step::Key("choices"), Step::Index(i), rest @ ..] => slot(m.choices.as_mut()?.get_mut(*i)?, rest),
-        _ => None,
-    }
+        if let Some(entry) = lifted.get_mut(i) {
+            if if back { text.is_empty() } else { text.len() >= LONG } {
+                std::mem::swap(text, entry);
+            }
+        }
+        i += 1;
+    });
 }
 
-fn has_long_string(m: &FinalMessage) -> bool {
-    m.text.len() >= LONG
-        || m.reasoning.len() >= LONG
-        || m.tool_calls.iter().any(|c| c.arguments.len() >= LONG)
-        || m.choices.as_ref().is_some_and(|choices| choices.iter().any(has_long_string))
-}
+// The walk reads and writes the object `JSON.parse` has just made of the message: every place
+// it names is an object or an array there (the message's JSON always has `content` and
+// `toolCalls`, and `choices` when it has choices), so `Reflect.get` and `Reflect.set`, which
+// throw only on a target that is not an object, cannot throw: their results are not checked.
 
-/// Moves every long string of `m` into `out` with its path, leaving it empty in `m`.
-fn lift_message(m: &mut FinalMessage, at: &mut Vec<Step>, out: &mut Vec<(Vec<Step>, String)>) {
-    let mut take = |steps: &[Step], text: &mut String| {
-        if text.len() >= LONG {
-            let mut path = at.clone();
-            path.extend_from_slice(steps);
-            out.push((path, std::mem::take(text)));
-        }
-    };
-    take(&[Step::Key("text")], &mut m.text);
-    take(&[Step::Key("reasoning")], &mut m.reasoning);
+/// Calls `f` on every string of `m` that may be long (text, reasoning, each block's text or
+/// arguments, each tool call's arguments, then each choice's, always in this order), with its
+/// place in `object`, the JS object of `m`, when one is given.
+fn each_string(m: &mut FinalMessage, object: Option<&JsValue>, f: &mut dyn FnMut(&mut String, Place)) {
+    let list = |key: &str| object.and_then(|o| js::get(o, &key.into()).ok());
+    f(&mut m.text, object.map(|o| (o, "text")));
+    f(&mut m.reasoning, object.map(|o| (o, "reasoning")));
+    let blocks = list("content");
     for (i, block) in m.content.iter_mut().enumerate() {
         let (key, text) = match block {
             Block::Text { text, .. } | Block::Reasoning { text, .. } => ("text", text),
             Block::ToolCall { arguments, .. } => ("arguments", arguments),
             Block::Other { .. } => continue,
         };
-        take(&[Step::Key("content"), Step::Index(i), Step::Key(key)], text);
+        f(text, item(&blocks, i).as_ref().map(|o| (o, key)));
     }
+    let calls = list("toolCalls");
     for (i, call) in m.tool_calls.iter_mut().enumerate() {
-        take(&[Step::Key("toolCalls"), Step::Index(i), Step::Key("arguments")], &mut call.arguments);
+        f(&mut call.arguments, item(&calls, i).as_ref().map(|o| (o, "arguments")));
     }
     if let Some(choices) = m.choices.as_mut() {
+        let objects = list("choices");
         for (i, choice) in choices.iter_mut().enumerate() {
-            at.extend_from_slice(&[Step::Key("choices"), Step::Index(i)]);
-            lift_message(choice, at, out);
-            at.truncate(at.len() - 2);
+            each_string(choice, item(&objects, i).as_ref(), f);
         }
     }
 }
 
-fn set_at(root: &JsValue, path: &[Step], value: &JsValue) -> Result<(), JsValue> {
-    let key = |step: &Step| match *step {
-        Step::Key(name) => JsValue::from_str(name),
-        Step::Index(i) => JsValue::from_f64(i as f64),
-    };
-    let Some((last, parents)) = path.split_last() else { return Ok(()) };
-    let mut target = root.clone();
-    for step in parents {
-        target = js::get(&target, &key(step))?;
-    }
-    js::set(&target, &key(last), value)?;
-    Ok(())
+/// The `i`th element of a JS array, when there is one.
+fn item(array: &Option<JsValue>, i: usize) -> Option<JsValue> {
+    js::get(array.as_ref()?, &JsValue::from_f64(i as f64)).ok()
+}
+
+fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js::set(target, &key.into(), value);
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{read_agent, to_js, to_json};
 use super::js;
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::json::write::WriteJson;
 use crate::json::Value;
 use crate::model::{Property, ToolCall};
@@ -47,8 +47,7 @@ pub fn process_js(
 ) -> Result<JsValue, JsValue> {
     let agent = read_agent(agent)?;
     let text = response_text(&response)?;
-    let on_span =
-        if options.is_object() { js::get(&options, &"onSpan".into())?.dyn_into::<js::Function>().ok() } else { None };
+    let on_span = if options.is_object() { js::on_span(&options)? } else { None };
     // The callback runs once the outcome is known, failed or not (the last thing `process_with`
     // does); an exception it throws reaches the caller.
     let mut called = Ok(JsValue::UNDEFINED);
@@ -113,8 +112,7 @@ fn read_tool_calls(value: Value) -> crate::Result<Vec<ToolCall>> {
             _ => take_text(item, i, "arguments")?,
         };
         if !item.is_object() {
-            return Err(Error::new(ErrorCode::InvalidInput, "expected a tool call object")
-                .with_path(wire::index("toolCalls", i)));
+            return Err(Error::invalid_input(wire::index("toolCalls", i), "expected a tool call object"));
         }
         calls.push(ToolCall { id: take_text(item, i, "id")?, name: take_text(item, i, "name")?, arguments });
     }
