@@ -5,6 +5,7 @@
 //! its signature, redacted thinking, `tool_use` (its `input` object becomes the arguments JSON
 //! string, key order and number spelling kept), and server blocks kept whole.
 
+use super::stream::{AnthropicStream, Open};
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
@@ -115,8 +116,7 @@ impl<'a> ContentBlock<'a> {
 
 impl MessageBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
-    /// (which the caller then ends). The body and each block are read by reference and dropped
-    /// once, so no early return carries drops of its own.
+    /// (which the caller then ends).
     pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
@@ -126,14 +126,21 @@ impl MessageBody<'_> {
             return Err(provider_error(&ErrorBody::default()));
         }
         start_body(b, &self.id, &self.model, &Scalar::default());
+        // Each block is started as the stream starts it, then closed here: a tool call with its
+        // whole `input`, a server block kept as the body has it (the stream reassembles it
+        // from its deltas).
+        let mut stream = AnthropicStream::default();
         for (index, raw) in self.content.as_deref().unwrap_or_default().iter().enumerate() {
-            match ContentBlock::read(raw) {
-                Some(block) => {
-                    let fed = block.feed(b, raw, index);
-                    drop(block);
-                    fed?
+            let index = index as u64;
+            stream.block_start(index, raw, b)?;
+            match stream.close(index) {
+                Some(Open::Tool(at)) => {
+                    let input = ContentBlock::read(raw).and_then(|block| block.input);
+                    b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
+                    b.end_tool_call(0, at);
                 }
-                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
+                Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+                _ => {}
             }
         }
         if let Some(raw) = self.stop_reason.as_deref() {
@@ -141,35 +148,6 @@ impl MessageBody<'_> {
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage);
-        }
-        Ok(())
-    }
-}
-
-impl ContentBlock<'_> {
-    /// The block, the `index`th of the body, replayed into `b`; `raw` is its text.
-    fn feed(&self, b: &mut MessageBuilder, raw: &str, index: usize) -> Result<()> {
-        b.break_block(0);
-        match self.kind.as_deref().unwrap_or("") {
-            "text" => {
-                b.text(0, self.text.as_deref().unwrap_or(""))?;
-                for citation in self.citations.as_deref().unwrap_or_default() {
-                    b.citation(0, RawJson::from_valid(citation));
-                }
-            }
-            "thinking" => {
-                b.reasoning(0, self.thinking.as_deref().unwrap_or(""))?;
-                b.reasoning_signature(0, self.signature.as_deref().unwrap_or(""));
-            }
-            "redacted_thinking" => b.redacted_reasoning(0, self.data.as_deref().unwrap_or("")),
-            "tool_use" => {
-                let (id, name) = (self.id.as_deref().unwrap_or(""), self.name.as_deref().unwrap_or(""));
-                let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
-                let arguments = self.input.map_or_else(|| "{}".to_owned(), minify);
-                b.tool_arguments(0, at, &arguments)?;
-                b.end_tool_call(0, at);
-            }
-            other => b.other_block(0, other, RawJson::from_valid(raw)),
         }
         Ok(())
     }
