@@ -214,8 +214,9 @@ impl Item<'_> {
         calls: &mut usize,
         refusal: &mut Option<String>,
     ) -> Result<()> {
-        match self.kind.as_deref().unwrap_or("") {
-            "reasoning" => {
+        let kind = self.kind.as_deref().unwrap_or("");
+        match key_index(kind.as_bytes(), "reasoning message function_call") {
+            0 => {
                 for parts in [&self.summary, &self.content] {
                     for part in parts.as_deref().unwrap_or_default() {
                         b.break_block(0);
@@ -223,7 +224,7 @@ impl Item<'_> {
                     }
                 }
             }
-            "message" => {
+            1 => {
                 for part in self.content.as_deref().unwrap_or_default() {
                     match part.kind.as_deref() {
                         Some("refusal") => {
@@ -241,7 +242,7 @@ impl Item<'_> {
                     }
                 }
             }
-            "function_call" => {
+            2 => {
                 *calls += 1;
                 let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
                 let at = b.begin_tool_call(
@@ -254,7 +255,7 @@ impl Item<'_> {
                 b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
                 b.end_tool_call(0, at);
             }
-            other => b.other_block(0, other, RawJson::from_valid(raw)),
+            _ => b.other_block(0, kind, RawJson::from_valid(raw)),
         }
         Ok(())
     }
