@@ -13,9 +13,10 @@ pub use span::{message_span, Span};
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::Value;
-use crate::json::{key_index, read_document, JsonError, JsonResult, Reader};
+use crate::json::{key_index, read_document, read_list, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
+use crate::providers::openai_responses::response::Incomplete;
+use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, ErrorBody, Scalar};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -132,6 +133,53 @@ pub(crate) fn read_body<'a>(
     })
 }
 
+/// The top level of an Anthropic or Responses body: what both have, read by one reader (not
+/// one per body type) with the provider's key names. A field of the wrong kind reads as absent
+/// (a list that is not an array as empty, `incomplete_details` that is not an object as none);
+/// a repeated key keeps its last value.
+#[derive(Default)]
+pub(crate) struct Body<'a> {
+    pub(crate) id: Scalar<'a>,
+    pub(crate) model: Scalar<'a>,
+    /// Anthropic `stop_reason` and `type`; Responses `status` and `output_text`.
+    pub(crate) texts: [Scalar<'a>; 2],
+    /// Each content block's (Anthropic) or output item's (Responses) JSON text.
+    pub(crate) items: Vec<&'a str>,
+    /// The usage object's JSON text.
+    pub(crate) usage: Option<&'a str>,
+    /// `{"error": {...}}`: an object, or a bare message string.
+    pub(crate) error: Option<ErrorBody<'a>>,
+    /// Responses only.
+    pub(crate) incomplete_details: Option<Incomplete<'a>>,
+}
+
+impl<'a> Body<'a> {
+    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
+    /// `keys` names, in order: the id, the model, the two texts, the list, the usage, the error
+    /// and (Responses) `incomplete_details`.
+    pub(crate) fn read(text: &'a str, keys: &str) -> JsonResult<Self> {
+        let mut body = Body::default();
+        read_body(text, &mut |r, key| {
+            // One read for every text field: the match only picks where it goes.
+            let slot = match key_index(key, keys) {
+                0 => &mut body.id,
+                1 => &mut body.model,
+                2 => &mut body.texts[0],
+                3 => &mut body.texts[1],
+                // Anything but an array is skipped: no items.
+                4 => return read_list(r, Reader::raw).map(|items| body.items = items),
+                5 => return r.raw_non_null().map(|usage| body.usage = usage),
+                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
+                7 => return Incomplete::read(r).map(|details| body.incomplete_details = details),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
+        })?;
+        Ok(body)
+    }
+}
+
 /// A body that is not JSON, or not an object.
 fn invalid_body(e: JsonError) -> Error {
     let message = if e.what == JsonError::not_an_object().what {
@@ -242,7 +290,7 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
         }
         Api::Responses => {
             let body = openai_responses::response::ResponseBody::read(text).map_err(invalid_body)?;
-            extra.output_text = body.output_text.as_deref().map(str::to_owned);
+            extra.output_text = body.0.texts[1].as_deref().map(str::to_owned);
             let fed = body.feed(&mut b);
             drop(body);
             extra.refusal = fed?;

@@ -13,7 +13,7 @@ use crate::json::key_index;
 use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
-use crate::process::read_body;
+use crate::process::{read_body, Body};
 use crate::providers::{start_body, ErrorBody, Scalar};
 
 /// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
@@ -21,45 +21,12 @@ use crate::providers::{start_body, ErrorBody, Scalar};
 /// Lenient where the serde derive this replaced refused the whole body: a `content` that is
 /// neither an array nor null reads as absent (no content), and a repeated key is read again (the
 /// last one wins). `usage` is kept as raw text and read as the stream reads it.
-#[derive(Default)]
-pub(crate) struct MessageBody<'a> {
-    pub(crate) id: Scalar<'a>,
-    model: Scalar<'a>,
-    /// Each content block's raw JSON text.
-    content: Option<Vec<&'a str>>,
-    stop_reason: Scalar<'a>,
-    /// Raw JSON text.
-    usage: Option<&'a str>,
-    pub(crate) kind: Scalar<'a>,
-    /// `{"type": "error", "error": {...}}`: an object, or a bare message string.
-    pub(crate) error: Option<ErrorBody<'a>>,
-}
+pub(crate) struct MessageBody<'a>(Body<'a>);
 
 impl<'a> MessageBody<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        let mut body = MessageBody::default();
-        read_body(text, &mut |r, key| {
-            // One read for every text field: the match only picks where it goes.
-            let slot = match key_index(key, "id model stop_reason type content usage error") {
-                0 => &mut body.id,
-                1 => &mut body.model,
-                2 => &mut body.stop_reason,
-                3 => &mut body.kind,
-                4 => {
-                    // Anything else is left unread, and skipped.
-                    let is_array = r.peek()? == Kind::Array;
-                    body.content = if is_array { Some(read_list(r, Reader::raw)?) } else { None };
-                    return Ok(());
-                }
-                5 => return r.raw_non_null().map(|usage| body.usage = usage),
-                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
-            Ok(())
-        })?;
-        Ok(body)
+        Body::read(text, "id model stop_reason type content usage error").map(MessageBody)
     }
 }
 
@@ -118,19 +85,21 @@ impl MessageBody<'_> {
     /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
     /// (which the caller then ends).
     pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
-        if let Some(error) = &self.error {
+        let body = &self.0;
+        let [stop_reason, kind] = &body.texts;
+        if let Some(error) = &body.error {
             return Err(provider_error(error));
         }
-        if self.kind.as_deref() == Some("error") {
+        if kind.as_deref() == Some("error") {
             // No error object: the provider's error with the default message, no type or code.
             return Err(provider_error(&ErrorBody::default()));
         }
-        start_body(b, &self.id, &self.model, &Scalar::default());
+        start_body(b, &body.id, &body.model, &Scalar::default());
         // Each block is started as the stream starts it, then closed here: a tool call with its
         // whole `input`, a server block kept as the body has it (the stream reassembles it
         // from its deltas).
         let mut stream = AnthropicStream::default();
-        for (index, raw) in self.content.as_deref().unwrap_or_default().iter().enumerate() {
+        for (index, raw) in body.items.iter().enumerate() {
             let index = index as u64;
             stream.block_start(index, raw, b)?;
             match stream.close(index) {
@@ -143,10 +112,10 @@ impl MessageBody<'_> {
                 _ => {}
             }
         }
-        if let Some(raw) = self.stop_reason.as_deref() {
+        if let Some(raw) = stop_reason.as_deref() {
             b.finish_reason(0, map_stop_reason(raw), raw)?;
         }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
+        if let Some(usage) = body.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
         Ok(())

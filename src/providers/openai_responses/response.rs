@@ -12,49 +12,20 @@ use crate::json::key_index;
 use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
-use crate::process::read_body;
-use crate::providers::{start_body, ErrorBody, Scalar};
+use crate::process::{read_body, Body};
+use crate::providers::{start_body, Scalar};
 
 /// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
 /// wrong kind reads as absent where the serde derive this replaces refused the whole body
 /// (`output` or `incomplete_details` not an object or list); a repeated key keeps its last value.
-#[derive(Default)]
-pub(crate) struct ResponseBody<'a> {
-    id: Scalar<'a>,
-    model: Scalar<'a>,
-    status: Scalar<'a>,
-    incomplete_details: Option<Incomplete<'a>>,
-    /// Each output item's JSON text.
-    output: Vec<&'a str>,
-    /// The SDKs' convenience accessor; present in some recorded bodies, absent on the wire.
-    pub(crate) output_text: Scalar<'a>,
-    /// The usage object's JSON text.
-    usage: Option<&'a str>,
-    pub(crate) error: Option<ErrorBody<'a>>,
-}
+/// Its texts are `status` and the SDKs' convenience accessor `output_text` (present in some
+/// recorded bodies, absent on the wire).
+pub(crate) struct ResponseBody<'a>(pub(crate) Body<'a>);
 
 impl<'a> ResponseBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        let mut body = ResponseBody::default();
-        read_body(text, &mut |r, key| {
-            // One read for every text field: the match only picks where it goes.
-            const KEYS: &str = "id model status output_text incomplete_details output usage error";
-            let slot = match key_index(key, KEYS) {
-                0 => &mut body.id,
-                1 => &mut body.model,
-                2 => &mut body.status,
-                3 => &mut body.output_text,
-                4 => return Incomplete::read(r).map(|d| body.incomplete_details = d),
-                5 => return read_list(r, Reader::raw).map(|output| body.output = output),
-                6 => return r.raw_non_null().map(|usage| body.usage = usage),
-                7 => return ErrorBody::read_field(r).map(|error| body.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
-            Ok(())
-        })?;
-        Ok(body)
+        Body::read(text, "id model status output_text output usage error incomplete_details").map(ResponseBody)
     }
 }
 
@@ -175,13 +146,14 @@ impl ResponseBody<'_> {
     /// The caller then ends the stream. The body and each item are read by reference and
     /// dropped once, so no early return carries drops of its own.
     pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
-        if let Some(error) = &self.error {
+        let body = &self.0;
+        if let Some(error) = &body.error {
             return Err(provider_error(error));
         }
-        start_body(b, &self.id, &self.model, &Scalar::default());
+        start_body(b, &body.id, &body.model, &Scalar::default());
         let mut calls = 0;
         let mut refusal: Option<String> = None;
-        for (index, raw) in self.output.iter().enumerate() {
+        for (index, raw) in body.items.iter().enumerate() {
             match Item::read(raw) {
                 Some(item) => {
                     let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
@@ -191,12 +163,12 @@ impl ResponseBody<'_> {
                 None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
             }
         }
-        let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-        if let Some(status) = self.status.as_deref() {
+        let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+        if let Some(status) = body.texts[0].as_deref() {
             let raw = incomplete.unwrap_or(status);
             b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
         }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
+        if let Some(usage) = body.usage.and_then(convert_usage) {
             b.set_usage(usage);
         }
         Ok(refusal)
