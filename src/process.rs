@@ -16,7 +16,9 @@ use crate::json::Value;
 use crate::json::{key_index, read_document, read_list, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
 use crate::providers::openai_responses::response::Incomplete;
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, ErrorBody, Scalar};
+use crate::providers::{
+    anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, start_body, ErrorBody, Scalar,
+};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -180,6 +182,23 @@ impl<'a> Body<'a> {
     }
 }
 
+/// The provider's error of a body that is one, else the message started with the body's
+/// `id`, `model` and `provider`: one out-of-line body for the three message readers.
+#[inline(never)]
+pub(crate) fn start(
+    b: &mut MessageBuilder,
+    error: Option<&ErrorBody<'_>>,
+    id: &Scalar<'_>,
+    model: &Scalar<'_>,
+    provider: &Scalar<'_>,
+) -> Result<()> {
+    if let Some(error) = error {
+        return Err(errors::provider_error(error));
+    }
+    start_body(b, id, model, provider);
+    Ok(())
+}
+
 /// A body that is not JSON, or not an object.
 fn invalid_body(e: JsonError) -> Error {
     let message = if e.what == JsonError::not_an_object().what {
@@ -282,16 +301,23 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let (mut extra, mut has_choices) = (Extra::default(), true);
     // Each body is dropped before the `?` on what it fed: one drop, not one per exit.
     match api {
-        Api::Anthropic => {
-            let body = anthropic::response::MessageBody::read(text).map_err(invalid_body)?;
-            let fed = body.feed(&mut b);
-            drop(body);
-            fed?
-        }
-        Api::Responses => {
-            let body = openai_responses::response::ResponseBody::read(text).map_err(invalid_body)?;
-            extra.output_text = body.0.texts[1].as_deref().map(str::to_owned);
-            let fed = body.feed(&mut b);
+        Api::Anthropic | Api::Responses => {
+            let anthropic = api == Api::Anthropic;
+            let keys = if anthropic { anthropic::response::KEYS } else { openai_responses::response::KEYS };
+            let body = Body::read(text, keys).map_err(invalid_body)?;
+            // An Anthropic `type: "error"` without an error object: the provider's error with the
+            // default message, no type or code.
+            let bare = ErrorBody::default();
+            let error =
+                body.error.as_ref().or((anthropic && body.texts[1].as_deref() == Some("error")).then_some(&bare));
+            let fed = start(&mut b, error, &body.id, &body.model, &Scalar::default()).and_then(|()| {
+                if anthropic {
+                    anthropic::response::feed(&body, &mut b).map(|()| None)
+                } else {
+                    extra.output_text = body.texts[1].as_deref().map(str::to_owned);
+                    openai_responses::response::feed(&body, &mut b)
+                }
+            });
             drop(body);
             extra.refusal = fed?;
         }

@@ -10,25 +10,18 @@ use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::key_index;
-use crate::json::{read_list, JsonResult, Kind, Reader};
+use crate::json::{read_list, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::errors::provider_error;
 use crate::process::{read_body, Body};
-use crate::providers::{start_body, ErrorBody, Scalar};
+use crate::providers::Scalar;
 
-/// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
+/// The keys of a Messages body, read as a [`Body`] (see there for the order): its texts are
+/// `stop_reason` and `type`, its items `content`.
 ///
 /// Lenient where the serde derive this replaced refused the whole body: a `content` that is
 /// neither an array nor null reads as absent (no content), and a repeated key is read again (the
 /// last one wins). `usage` is kept as raw text and read as the stream reads it.
-pub(crate) struct MessageBody<'a>(Body<'a>);
-
-impl<'a> MessageBody<'a> {
-    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
-    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        Body::read(text, "id model stop_reason type content usage error").map(MessageBody)
-    }
-}
+pub(crate) const KEYS: &str = "id model stop_reason type content usage error";
 
 /// One content block, read from its JSON text by [`ContentBlock::read`].
 #[derive(Default)]
@@ -81,45 +74,33 @@ impl<'a> ContentBlock<'a> {
     }
 }
 
-impl MessageBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
-    /// (which the caller then ends).
-    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
-        let body = &self.0;
-        let [stop_reason, kind] = &body.texts;
-        if let Some(error) = &body.error {
-            return Err(provider_error(error));
-        }
-        if kind.as_deref() == Some("error") {
-            // No error object: the provider's error with the default message, no type or code.
-            return Err(provider_error(&ErrorBody::default()));
-        }
-        start_body(b, &body.id, &body.model, &Scalar::default());
-        // Each block is started as the stream starts it, then closed here: a tool call with its
-        // whole `input`, a server block kept as the body has it (the stream reassembles it
-        // from its deltas).
-        let mut stream = AnthropicStream::default();
-        for (index, raw) in body.items.iter().enumerate() {
-            let index = index as u64;
-            stream.block_start(index, raw, b)?;
-            match stream.close(index) {
-                Some(Open::Tool(at)) => {
-                    let input = ContentBlock::read(raw).and_then(|block| block.input);
-                    b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
-                    b.end_tool_call(0, at);
-                }
-                Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
-                _ => {}
+/// Feeds a whole Messages body that is not an error to `b` as if it were the stream from
+/// `message_start` (which the caller has given) to `message_stop` (which the caller then ends).
+pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
+    // Each block is started as the stream starts it, then closed here: a tool call with its
+    // whole `input`, a server block kept as the body has it (the stream reassembles it
+    // from its deltas).
+    let mut stream = AnthropicStream::default();
+    for (index, raw) in body.items.iter().enumerate() {
+        let index = index as u64;
+        stream.block_start(index, raw, b)?;
+        match stream.close(index) {
+            Some(Open::Tool(at)) => {
+                let input = ContentBlock::read(raw).and_then(|block| block.input);
+                b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
+                b.end_tool_call(0, at);
             }
+            Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+            _ => {}
         }
-        if let Some(raw) = stop_reason.as_deref() {
-            b.finish_reason(0, map_stop_reason(raw), raw)?;
-        }
-        if let Some(usage) = body.usage.and_then(convert_usage) {
-            b.set_usage(usage);
-        }
-        Ok(())
     }
+    if let Some(raw) = body.texts[0].as_deref() {
+        b.finish_reason(0, map_stop_reason(raw), raw)?;
+    }
+    if let Some(usage) = body.usage.and_then(convert_usage) {
+        b.set_usage(usage);
+    }
+    Ok(())
 }
 
 /// Valid JSON text without the whitespace between tokens: what `JSON.stringify` gives for the

@@ -11,23 +11,15 @@ use crate::error::Result;
 use crate::json::key_index;
 use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::errors::provider_error;
 use crate::process::{read_body, Body};
-use crate::providers::{start_body, Scalar};
+use crate::providers::Scalar;
 
-/// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
-/// wrong kind reads as absent where the serde derive this replaces refused the whole body
-/// (`output` or `incomplete_details` not an object or list); a repeated key keeps its last value.
-/// Its texts are `status` and the SDKs' convenience accessor `output_text` (present in some
-/// recorded bodies, absent on the wire).
-pub(crate) struct ResponseBody<'a>(pub(crate) Body<'a>);
-
-impl<'a> ResponseBody<'a> {
-    /// Reads a body; an error when it is not JSON, or not an object.
-    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        Body::read(text, "id model status output_text output usage error incomplete_details").map(ResponseBody)
-    }
-}
+/// The keys of a non-streamed Responses body, read as a [`Body`] (see there for the order): its
+/// texts are `status` and the SDKs' convenience accessor `output_text` (present in some recorded
+/// bodies, absent on the wire), its items `output`. A field of the wrong kind reads as absent
+/// where the serde derive this replaces refused the whole body (`output` or
+/// `incomplete_details` not an object or list); a repeated key keeps its last value.
+pub(crate) const KEYS: &str = "id model status output_text output usage error incomplete_details";
 
 #[derive(Default)]
 pub(crate) struct Incomplete<'a> {
@@ -140,39 +132,33 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
     }
 }
 
-impl ResponseBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
-    /// the text of any refusal parts (`process` returns it, the message reports it as an error).
-    /// The caller then ends the stream. The body and each item are read by reference and
-    /// dropped once, so no early return carries drops of its own.
-    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
-        let body = &self.0;
-        if let Some(error) = &body.error {
-            return Err(provider_error(error));
-        }
-        start_body(b, &body.id, &body.model, &Scalar::default());
-        let mut calls = 0;
-        let mut refusal: Option<String> = None;
-        for (index, raw) in body.items.iter().enumerate() {
-            match Item::read(raw) {
-                Some(item) => {
-                    let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
-                    drop(item);
-                    fed?
-                }
-                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
+/// Feeds a whole Responses body that is not an error to `b` as if it were the stream from its
+/// start (which the caller has given) up to `response.completed`; returns the text of any
+/// refusal parts (`process` returns it, the message reports it as an error). The caller then
+/// ends the stream. Each item is read by reference and dropped once, so no early return carries
+/// drops of its own.
+pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<String>> {
+    let mut calls = 0;
+    let mut refusal: Option<String> = None;
+    for (index, raw) in body.items.iter().enumerate() {
+        match Item::read(raw) {
+            Some(item) => {
+                let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
+                drop(item);
+                fed?
             }
+            None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
         }
-        let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-        if let Some(status) = body.texts[0].as_deref() {
-            let raw = incomplete.unwrap_or(status);
-            b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
-        }
-        if let Some(usage) = body.usage.and_then(convert_usage) {
-            b.set_usage(usage);
-        }
-        Ok(refusal)
     }
+    let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+    if let Some(status) = body.texts[0].as_deref() {
+        let raw = incomplete.unwrap_or(status);
+        b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
+    }
+    if let Some(usage) = body.usage.and_then(convert_usage) {
+        b.set_usage(usage);
+    }
+    Ok(refusal)
 }
 
 impl Item<'_> {
