@@ -104,7 +104,7 @@ impl EmbeddingBody<'_> {
         }
         // Servers answer in input order and say so in `index`; a stable sort keeps ties.
         crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
-        let mut vectors = Vec::with_capacity(items.len());
+        let mut vectors = Vec::new();
         // Each vector is moved out of its item; the items are dropped once, at the end.
         for (i, item) in items.iter_mut().enumerate() {
             let why = match item.embedding.take() {
@@ -124,26 +124,9 @@ impl EmbeddingBody<'_> {
     }
 }
 
-/// Decodes standard base64 (padding optional) holding little-endian float32 values.
+/// Decodes standard base64 (padding optional) holding little-endian float32 values: each four
+/// bytes decoded make one value, in one pass.
 pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, String> {
-    let bytes = decode_base64(text)?;
-    if bytes.len() % 4 != 0 {
-        return Err(number(
-            "a base64 embedding decodes to ",
-            bytes.len() as u64,
-            " bytes, not a whole number of float32",
-        ));
-    }
-    let mut out = Vec::with_capacity(bytes.len() / 4);
-    let mut at = 0;
-    while let Some(&[a, b, c, d]) = bytes.get(at..at + 4) {
-        out.push(f64::from(f32::from_le_bytes([a, b, c, d])));
-        at += 4;
-    }
-    Ok(out)
-}
-
-fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
     fn value(c: u8) -> Option<u32> {
         match c {
             b'A'..=b'Z' => Some(u32::from(c - b'A')),
@@ -155,20 +138,28 @@ fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
         }
     }
     let body = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
+    let mut out = Vec::new();
+    // `word` collects the bytes of one float32, the first one lowest (little-endian).
+    let (mut acc, mut bits, mut word, mut bytes) = (0u32, 0u32, 0u32, 0u64);
     for (i, &c) in body.iter().enumerate() {
         let v = value(c).ok_or_else(|| number("a base64 embedding has an invalid character at ", i as u64, ""))?;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            out.push((acc >> bits) as u8);
+            word = (word >> 8) | ((acc >> bits) << 24);
             acc &= (1 << bits) - 1;
+            bytes += 1;
+            if bytes % 4 == 0 {
+                out.push(f64::from(f32::from_bits(word)));
+            }
         }
     }
     if bits >= 6 {
         return Err("a base64 embedding is truncated".to_owned());
+    }
+    if bytes % 4 != 0 {
+        return Err(number("a base64 embedding decodes to ", bytes, " bytes, not a whole number of float32"));
     }
     Ok(out)
 }
