@@ -141,10 +141,9 @@ pub(crate) fn read_body<'a>(
 /// a repeated key keeps its last value.
 #[derive(Default)]
 pub(crate) struct Body<'a> {
-    pub(crate) id: Scalar<'a>,
-    pub(crate) model: Scalar<'a>,
-    /// Anthropic `stop_reason` and `type`; Responses `status` and `output_text`.
-    pub(crate) texts: [Scalar<'a>; 2],
+    /// `id`, `model`, then Anthropic `stop_reason` and `type`, Responses `status` and
+    /// `output_text`.
+    pub(crate) texts: [Scalar<'a>; 4],
     /// Each content block's (Anthropic) or output item's (Responses) JSON text.
     pub(crate) items: Vec<&'a str>,
     /// The usage object's JSON text.
@@ -157,17 +156,14 @@ pub(crate) struct Body<'a> {
 
 impl<'a> Body<'a> {
     /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
-    /// `keys` names, in order: the id, the model, the two texts, the list, the usage, the error
-    /// and (Responses) `incomplete_details`.
+    /// `keys` names, in order: the four texts, the list, the usage, the error and (Responses)
+    /// `incomplete_details`.
     pub(crate) fn read(text: &'a str, keys: &str) -> JsonResult<Self> {
         let mut body = Body::default();
         read_body(text, &mut |r, key| {
             // One read for every text field: the match only picks where it goes.
             let slot = match key_index(key, keys) {
-                0 => &mut body.id,
-                1 => &mut body.model,
-                2 => &mut body.texts[0],
-                3 => &mut body.texts[1],
+                i @ 0..=3 => &mut body.texts[i],
                 // Anything but an array is skipped: no items.
                 4 => return read_list(r, Reader::raw).map(|items| body.items = items),
                 5 => return r.raw_non_null().map(|usage| body.usage = usage),
@@ -309,12 +305,12 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             // default message, no type or code.
             let bare = ErrorBody::default();
             let error =
-                body.error.as_ref().or((anthropic && body.texts[1].as_deref() == Some("error")).then_some(&bare));
-            let fed = start(&mut b, error, &body.id, &body.model, &Scalar::default()).and_then(|()| {
+                body.error.as_ref().or((anthropic && body.texts[3].as_deref() == Some("error")).then_some(&bare));
+            let fed = start(&mut b, error, &body.texts[0], &body.texts[1], &Scalar::default()).and_then(|()| {
                 if anthropic {
                     anthropic::response::feed(&body, &mut b).map(|()| None)
                 } else {
-                    extra.output_text = body.texts[1].as_deref().map(str::to_owned);
+                    extra.output_text = body.texts[3].as_deref().map(str::to_owned);
                     openai_responses::response::feed(&body, &mut b)
                 }
             });

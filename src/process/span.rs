@@ -70,17 +70,15 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
         }
         None => {
             // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
-            let (mut read_input, mut prompt, mut read_output) = (None, None, None);
+            // `input_tokens`, `prompt_tokens` (chat's name for it) and `output_tokens`.
+            let mut counts = [None; 3];
             let read = read_body(body, &mut |r, key| {
                 match key_index(key, "model usage") {
                     0 => body_model = Scalar::read(r)?,
                     1 => {
                         r.object(|r, key| {
-                            match key_index(key, "input_tokens prompt_tokens output_tokens") {
-                                0 => read_input = read_count(r)?,
-                                1 => prompt = read_count(r)?,
-                                2 => read_output = read_count(r)?,
-                                _ => {}
+                            if let i @ 0..=2 = key_index(key, "input_tokens prompt_tokens output_tokens") {
+                                counts[i] = read_count(r)?;
                             }
                             Ok(())
                         })?;
@@ -91,7 +89,7 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
             });
             if read.is_ok() {
                 response_model = body_model.as_deref();
-                (input, output) = (read_input.or(prompt), read_output);
+                (input, output) = (counts[0].or(counts[1]), counts[2]);
             }
         }
     }

@@ -94,7 +94,7 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
             _ => {}
         }
     }
-    if let Some(raw) = body.texts[0].as_deref() {
+    if let Some(raw) = body.texts[2].as_deref() {
         b.finish_reason(0, map_stop_reason(raw), raw)?;
     }
     if let Some(usage) = body.usage.and_then(convert_usage) {

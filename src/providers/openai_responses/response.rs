@@ -151,7 +151,7 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<Str
         }
     }
     let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-    if let Some(status) = body.texts[0].as_deref() {
+    if let Some(status) = body.texts[2].as_deref() {
         let raw = incomplete.unwrap_or(status);
         b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
     }
