@@ -96,12 +96,12 @@ impl Api {
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
     /// or an `output` list, else chat).
     fn detect(text: &str) -> Result<Api> {
-        let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        // `type` and `object`.
+        let (mut texts, mut has_output) = ([Scalar::default(), Scalar::default()], false);
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
                 match key_index(key, "type object output") {
-                    0 => kind = Scalar::read(r)?,
-                    1 => object = Scalar::read(r)?,
+                    i @ 0..=1 => texts[i] = Scalar::read(r)?,
                     2 => has_output = r.raw_non_null()?.is_some(),
                     _ => {}
                 }
@@ -112,11 +112,10 @@ impl Api {
         if !is_object {
             return Err(invalid_body(JsonError::not_an_object()));
         }
-        let shape = (kind, object, has_output);
-        Ok(match (shape.0.as_deref(), shape.1.as_deref()) {
+        Ok(match (texts[0].as_deref(), texts[1].as_deref()) {
             (Some("message") | Some("error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
-            _ if shape.2 => Api::Responses,
+            _ if has_output => Api::Responses,
             _ => Api::Chat,
         })
     }
