@@ -21,9 +21,9 @@ pub(crate) struct EmbeddingBody<'a> {
     pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Default)]
 struct Item {
-    index: Option<u64>,
+    /// `index`, or (none, or not a whole number) `u64::MAX`: last in the sort.
+    index: u64,
     embedding: Option<Vector>,
 }
 
@@ -49,10 +49,10 @@ impl<'a> EmbeddingBody<'a> {
 impl Item {
     /// An item; one that is not an object has no embedding.
     fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
-        let mut item = Item::default();
+        let mut item = Item { index: u64::MAX, embedding: None };
         r.object(|r, key| {
             match key_index(key, "index embedding") {
-                0 => item.index = r.index()?,
+                0 => item.index = r.index()?.unwrap_or(u64::MAX),
                 1 => item.embedding = Vector::read(r)?,
                 _ => {}
             }
@@ -103,7 +103,7 @@ impl EmbeddingBody<'_> {
             return Err(Error::new(ErrorCode::EmptyResponse, "Empty embedding response: `data` holds no embedding"));
         }
         // Servers answer in input order and say so in `index`; a stable sort keeps ties.
-        crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
+        crate::providers::sort_by_index(&mut items, |item| item.index);
         let mut vectors = Vec::new();
         // Each vector is moved out of its item; the items are dropped once, at the end.
         for (i, item) in items.iter_mut().enumerate() {
