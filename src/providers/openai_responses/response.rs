@@ -9,7 +9,7 @@ use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::key_index;
-use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::{read_body, Body};
 use crate::providers::Scalar;
@@ -29,12 +29,14 @@ pub(crate) struct Incomplete<'a> {
 impl<'a> Incomplete<'a> {
     /// `incomplete_details` of a body or stream event, or `None` when the value is not an object.
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Incomplete<'a>>> {
-        read_object(r, |details: &mut Incomplete<'a>, r, key| {
+        let mut reason = Scalar::default();
+        let is_object = r.object(|r, key| {
             if key == b"reason" {
-                details.reason = Scalar::read(r)?;
+                reason = Scalar::read(r)?;
             }
             Ok(())
-        })
+        })?;
+        Ok(is_object.then_some(Incomplete { reason }))
     }
 }
 
