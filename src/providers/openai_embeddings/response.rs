@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::key_index;
-use crate::json::{read_list, JsonResult, Kind, Reader};
+use crate::json::{JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
@@ -36,7 +36,14 @@ impl<'a> EmbeddingBody<'a> {
         let mut body = EmbeddingBody::default();
         read_body(text, &mut |r, key| {
             match key_index(key, "data error") {
-                0 => body.data = read_list(r, Item::read)?,
+                0 => {
+                    // A repeated `data` replaces the items.
+                    body.data.clear();
+                    r.array(|r| {
+                        body.data.push(Item::read(r)?);
+                        Ok(())
+                    })?;
+                }
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }

@@ -27,14 +27,14 @@ impl<'a> ImageBody<'a> {
         read_body(text, &mut |r, key| {
             match key_index(key, "data error") {
                 0 => {
-                    let mut images = Vec::new();
+                    // A repeated `data` replaces the images.
+                    body.images.clear();
                     r.array(|r| {
                         if let Some(image) = image(r)? {
-                            images.push(image);
+                            body.images.push(image);
                         }
                         Ok(())
                     })?;
-                    body.images = images;
                 }
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
