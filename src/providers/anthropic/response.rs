@@ -15,8 +15,8 @@ use crate::model::RawJson;
 use crate::process::{read_body, Body};
 use crate::providers::Scalar;
 
-/// The keys of a Messages body, read as a [`Body`] (see there for the order): its texts are
-/// `stop_reason` and `type`, its items `content`.
+/// The keys of a Messages body, read as a [`Body`] (see there for the order): its texts after
+/// `id` and `model` are `stop_reason` and `type`, its items `content`.
 ///
 /// Lenient where the serde derive this replaced refused the whole body: a `content` that is
 /// neither an array nor null reads as absent (no content), and a repeated key is read again (the

@@ -15,8 +15,8 @@ use crate::process::{read_body, Body};
 use crate::providers::Scalar;
 
 /// The keys of a non-streamed Responses body, read as a [`Body`] (see there for the order): its
-/// texts are `status` and the SDKs' convenience accessor `output_text` (present in some recorded
-/// bodies, absent on the wire), its items `output`. A field of the wrong kind reads as absent
+/// texts after `id` and `model` are `status` and the SDKs' convenience accessor `output_text`
+/// (present in some recorded bodies, absent on the wire), its items `output`. A field of the wrong kind reads as absent
 /// where the serde derive this replaces refused the whole body (`output` or
 /// `incomplete_details` not an object or list); a repeated key keeps its last value.
 pub(crate) const KEYS: &str = "id model status output_text output usage error incomplete_details";
