@@ -91,10 +91,8 @@ impl Vector {
                     None => Ok(out),
                 })))
             }
-            _ => {
-                r.skip()?;
-                Ok(None)
-            }
+            // Left unread, and skipped.
+            _ => Ok(None),
         }
     }
 }
