@@ -13,9 +13,12 @@ pub use span::{message_span, Span};
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::Value;
-use crate::json::{key_index, read_document, JsonError, JsonResult, Reader};
+use crate::json::{key_index, read_document, read_list, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
+use crate::providers::openai_responses::response::Incomplete;
+use crate::providers::{
+    anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, start_body, ErrorBody, Scalar,
+};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -93,12 +96,12 @@ impl Api {
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
     /// or an `output` list, else chat).
     fn detect(text: &str) -> Result<Api> {
-        let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        // `type` and `object`.
+        let (mut texts, mut has_output) = ([Scalar::default(), Scalar::default()], false);
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
                 match key_index(key, "type object output") {
-                    0 => kind = Scalar::read(r)?,
-                    1 => object = Scalar::read(r)?,
+                    i @ 0..=1 => texts[i] = Scalar::read(r)?,
                     2 => has_output = r.raw_non_null()?.is_some(),
                     _ => {}
                 }
@@ -109,11 +112,10 @@ impl Api {
         if !is_object {
             return Err(invalid_body(JsonError::not_an_object()));
         }
-        let shape = (kind, object, has_output);
-        Ok(match (shape.0.as_deref(), shape.1.as_deref()) {
+        Ok(match (texts[0].as_deref(), texts[1].as_deref()) {
             (Some("message") | Some("error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
-            _ if shape.2 => Api::Responses,
+            _ if has_output => Api::Responses,
             _ => Api::Chat,
         })
     }
@@ -130,6 +132,66 @@ pub(crate) fn read_body<'a>(
         true => Ok(()),
         false => Err(JsonError::not_an_object()),
     })
+}
+
+/// The top level of an Anthropic or Responses body: what both have, read by one reader (not
+/// one per body type) with the provider's key names. A field of the wrong kind reads as absent
+/// (a list that is not an array as empty, `incomplete_details` that is not an object as none);
+/// a repeated key keeps its last value.
+#[derive(Default)]
+pub(crate) struct Body<'a> {
+    /// `id`, `model`, then Anthropic `stop_reason` and `type`, Responses `status` and
+    /// `output_text`.
+    pub(crate) texts: [Scalar<'a>; 4],
+    /// Each content block's (Anthropic) or output item's (Responses) JSON text.
+    pub(crate) items: Vec<&'a str>,
+    /// The usage object's JSON text.
+    pub(crate) usage: Option<&'a str>,
+    /// `{"error": {...}}`: an object, or a bare message string.
+    pub(crate) error: Option<ErrorBody<'a>>,
+    /// Responses only.
+    pub(crate) incomplete_details: Option<Incomplete<'a>>,
+}
+
+impl<'a> Body<'a> {
+    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
+    /// `keys` names, in order: the four texts, the list, the usage, the error and (Responses)
+    /// `incomplete_details`.
+    pub(crate) fn read(text: &'a str, keys: &str) -> JsonResult<Self> {
+        let mut body = Body::default();
+        read_body(text, &mut |r, key| {
+            // One read for every text field: the match only picks where it goes.
+            let slot = match key_index(key, keys) {
+                i @ 0..=3 => &mut body.texts[i],
+                // Anything but an array is skipped: no items.
+                4 => return read_list(r, Reader::raw).map(|items| body.items = items),
+                5 => return r.raw_non_null().map(|usage| body.usage = usage),
+                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
+                7 => return Incomplete::read(r).map(|details| body.incomplete_details = details),
+                _ => return Ok(()),
+            };
+            *slot = Scalar::read(r)?;
+            Ok(())
+        })?;
+        Ok(body)
+    }
+}
+
+/// The provider's error of a body that is one, else the message started with the body's
+/// `id`, `model` and `provider`: one out-of-line body for the three message readers.
+#[inline(never)]
+pub(crate) fn start(
+    b: &mut MessageBuilder,
+    error: Option<&ErrorBody<'_>>,
+    id: &Scalar<'_>,
+    model: &Scalar<'_>,
+    provider: &Scalar<'_>,
+) -> Result<()> {
+    if let Some(error) = error {
+        return Err(errors::provider_error(error));
+    }
+    start_body(b, id, model, provider);
+    Ok(())
 }
 
 /// A body that is not JSON, or not an object.
@@ -234,16 +296,23 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let (mut extra, mut has_choices) = (Extra::default(), true);
     // Each body is dropped before the `?` on what it fed: one drop, not one per exit.
     match api {
-        Api::Anthropic => {
-            let body = anthropic::response::MessageBody::read(text).map_err(invalid_body)?;
-            let fed = body.feed(&mut b);
-            drop(body);
-            fed?
-        }
-        Api::Responses => {
-            let body = openai_responses::response::ResponseBody::read(text).map_err(invalid_body)?;
-            extra.output_text = body.output_text.as_deref().map(str::to_owned);
-            let fed = body.feed(&mut b);
+        Api::Anthropic | Api::Responses => {
+            let anthropic = api == Api::Anthropic;
+            let keys = if anthropic { anthropic::response::KEYS } else { openai_responses::response::KEYS };
+            let body = Body::read(text, keys).map_err(invalid_body)?;
+            // An Anthropic `type: "error"` without an error object: the provider's error with the
+            // default message, no type or code.
+            let bare = ErrorBody::default();
+            let error =
+                body.error.as_ref().or((anthropic && body.texts[3].as_deref() == Some("error")).then_some(&bare));
+            let fed = start(&mut b, error, &body.texts[0], &body.texts[1], &Scalar::default()).and_then(|()| {
+                if anthropic {
+                    anthropic::response::feed(&body, &mut b).map(|()| None)
+                } else {
+                    extra.output_text = body.texts[3].as_deref().map(str::to_owned);
+                    openai_responses::response::feed(&body, &mut b)
+                }
+            });
             drop(body);
             extra.refusal = fed?;
         }

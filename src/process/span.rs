@@ -37,32 +37,21 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
     let (api_type, configured, id) =
         model.map_or(("", "", ""), |m| (m.api_type.as_str(), m.provider.as_str(), m.id.as_str()));
     let mut attributes = Map::new();
-    let mut set = |key: &str, value: Value| {
-        attributes.insert(key.to_owned(), value);
-    };
     let operation = match api_type {
         "embedding" => "embeddings",
         "image" => "image_generation",
         _ => "chat",
     };
-    set("gen_ai.operation.name", operation.into());
     let provider = match (configured, message.and_then(|m| m.provider.as_deref())) {
         ("", Some(named)) => named,
         ("", None) => "openai",
         (configured, _) => configured,
     };
-    set("gen_ai.provider.name", provider.into());
-    if !id.is_empty() {
-        set("gen_ai.request.model", id.into());
-    }
+    // What the response says: off the message, or read off the body.
+    let mut body_model = Scalar::default();
+    let (mut response_id, mut response_model, mut input, mut output) = (None, None, None, None);
     match message {
         Some(message) => {
-            if let Some(id) = &message.id {
-                set("gen_ai.response.id", id.as_str().into());
-            }
-            if let Some(model) = &message.model {
-                set("gen_ai.response.model", model.as_str().into());
-            }
             let choices = message.choices.as_deref().unwrap_or(std::slice::from_ref(message));
             let mut reasons = Vec::new();
             for choice in choices {
@@ -71,26 +60,25 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
                 }
             }
             if !reasons.is_empty() {
-                set("gen_ai.response.finish_reasons", Value::Array(reasons));
+                attributes.insert("gen_ai.response.finish_reasons".to_owned(), Value::Array(reasons));
             }
+            response_id = message.id.as_deref();
+            response_model = message.model.as_deref();
             if let Some(usage) = &message.usage {
-                set("gen_ai.usage.input_tokens", usage.input_tokens.into());
-                set("gen_ai.usage.output_tokens", usage.output_tokens.into());
+                (input, output) = (Some(usage.input_tokens), Some(usage.output_tokens));
             }
         }
         None => {
             // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
-            let (mut model, mut input, mut prompt, mut output) = (Scalar::default(), None, None, None);
+            // `input_tokens`, `prompt_tokens` (chat's name for it) and `output_tokens`.
+            let mut counts = [None; 3];
             let read = read_body(body, &mut |r, key| {
                 match key_index(key, "model usage") {
-                    0 => model = Scalar::read(r)?,
+                    0 => body_model = Scalar::read(r)?,
                     1 => {
                         r.object(|r, key| {
-                            match key_index(key, "input_tokens prompt_tokens output_tokens") {
-                                0 => input = read_count(r)?,
-                                1 => prompt = read_count(r)?,
-                                2 => output = read_count(r)?,
-                                _ => {}
+                            if let i @ 0..=2 = key_index(key, "input_tokens prompt_tokens output_tokens") {
+                                counts[i] = read_count(r)?;
                             }
                             Ok(())
                         })?;
@@ -100,17 +88,26 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
                 Ok(())
             });
             if read.is_ok() {
-                if let Some(model) = model.as_deref() {
-                    set("gen_ai.response.model", model.into());
-                }
-                if let Some(input) = input.or(prompt) {
-                    set("gen_ai.usage.input_tokens", input.into());
-                }
-                if let Some(output) = output {
-                    set("gen_ai.usage.output_tokens", output.into());
-                }
+                response_model = body_model.as_deref();
+                (input, output) = (counts[0].or(counts[1]), counts[2]);
             }
         }
     }
+    // Every other attribute is a string or a count, set when there is one.
+    let mut set = |key: &str, text: Option<&str>, count: Option<u64>| {
+        let value = match (text, count) {
+            (Some(text), _) => Value::from(text),
+            (None, Some(count)) => Value::from(count),
+            (None, None) => return,
+        };
+        attributes.insert(key.to_owned(), value);
+    };
+    set("gen_ai.operation.name", Some(operation), None);
+    set("gen_ai.provider.name", Some(provider), None);
+    set("gen_ai.request.model", Some(id).filter(|id| !id.is_empty()), None);
+    set("gen_ai.response.id", response_id, None);
+    set("gen_ai.response.model", response_model, None);
+    set("gen_ai.usage.input_tokens", None, input);
+    set("gen_ai.usage.output_tokens", None, output);
     Span { name: "process", attributes }
 }

@@ -5,62 +5,23 @@
 //! its signature, redacted thinking, `tool_use` (its `input` object becomes the arguments JSON
 //! string, key order and number spelling kept), and server blocks kept whole.
 
+use super::stream::{AnthropicStream, Open};
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::key_index;
-use crate::json::{read_list, JsonResult, Kind, Reader};
+use crate::json::{read_list, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::errors::provider_error;
-use crate::process::read_body;
-use crate::providers::{start_body, ErrorBody, Scalar};
+use crate::process::{read_body, Body};
+use crate::providers::Scalar;
 
-/// A Messages body, read with [`crate::json`] by [`MessageBody::read`].
+/// The keys of a Messages body, read as a [`Body`] (see there for the order): its texts after
+/// `id` and `model` are `stop_reason` and `type`, its items `content`.
 ///
 /// Lenient where the serde derive this replaced refused the whole body: a `content` that is
 /// neither an array nor null reads as absent (no content), and a repeated key is read again (the
 /// last one wins). `usage` is kept as raw text and read as the stream reads it.
-#[derive(Default)]
-pub(crate) struct MessageBody<'a> {
-    pub(crate) id: Scalar<'a>,
-    model: Scalar<'a>,
-    /// Each content block's raw JSON text.
-    content: Option<Vec<&'a str>>,
-    stop_reason: Scalar<'a>,
-    /// Raw JSON text.
-    usage: Option<&'a str>,
-    pub(crate) kind: Scalar<'a>,
-    /// `{"type": "error", "error": {...}}`: an object, or a bare message string.
-    pub(crate) error: Option<ErrorBody<'a>>,
-}
-
-impl<'a> MessageBody<'a> {
-    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
-    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        let mut body = MessageBody::default();
-        read_body(text, &mut |r, key| {
-            // One read for every text field: the match only picks where it goes.
-            let slot = match key_index(key, "id model stop_reason type content usage error") {
-                0 => &mut body.id,
-                1 => &mut body.model,
-                2 => &mut body.stop_reason,
-                3 => &mut body.kind,
-                4 => {
-                    // Anything else is left unread, and skipped.
-                    let is_array = r.peek()? == Kind::Array;
-                    body.content = if is_array { Some(read_list(r, Reader::raw)?) } else { None };
-                    return Ok(());
-                }
-                5 => return r.raw_non_null().map(|usage| body.usage = usage),
-                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
-            Ok(())
-        })?;
-        Ok(body)
-    }
-}
+pub(crate) const KEYS: &str = "id model stop_reason type content usage error";
 
 /// One content block, read from its JSON text by [`ContentBlock::read`].
 #[derive(Default)]
@@ -113,66 +74,33 @@ impl<'a> ContentBlock<'a> {
     }
 }
 
-impl MessageBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream from `message_start` to `message_stop`
-    /// (which the caller then ends). The body and each block are read by reference and dropped
-    /// once, so no early return carries drops of its own.
-    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
-        if let Some(error) = &self.error {
-            return Err(provider_error(error));
-        }
-        if self.kind.as_deref() == Some("error") {
-            // No error object: the provider's error with the default message, no type or code.
-            return Err(provider_error(&ErrorBody::default()));
-        }
-        start_body(b, &self.id, &self.model, &Scalar::default());
-        for (index, raw) in self.content.as_deref().unwrap_or_default().iter().enumerate() {
-            match ContentBlock::read(raw) {
-                Some(block) => {
-                    let fed = block.feed(b, raw, index);
-                    drop(block);
-                    fed?
-                }
-                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
-            }
-        }
-        if let Some(raw) = self.stop_reason.as_deref() {
-            b.finish_reason(0, map_stop_reason(raw), raw)?;
-        }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
-            b.set_usage(usage);
-        }
-        Ok(())
-    }
-}
-
-impl ContentBlock<'_> {
-    /// The block, the `index`th of the body, replayed into `b`; `raw` is its text.
-    fn feed(&self, b: &mut MessageBuilder, raw: &str, index: usize) -> Result<()> {
-        b.break_block(0);
-        match self.kind.as_deref().unwrap_or("") {
-            "text" => {
-                b.text(0, self.text.as_deref().unwrap_or(""))?;
-                for citation in self.citations.as_deref().unwrap_or_default() {
-                    b.citation(0, RawJson::from_valid(citation));
-                }
-            }
-            "thinking" => {
-                b.reasoning(0, self.thinking.as_deref().unwrap_or(""))?;
-                b.reasoning_signature(0, self.signature.as_deref().unwrap_or(""));
-            }
-            "redacted_thinking" => b.redacted_reasoning(0, self.data.as_deref().unwrap_or("")),
-            "tool_use" => {
-                let (id, name) = (self.id.as_deref().unwrap_or(""), self.name.as_deref().unwrap_or(""));
-                let at = b.begin_tool_call(0, id, name, Some(index as u64), None);
-                let arguments = self.input.map_or_else(|| "{}".to_owned(), minify);
-                b.tool_arguments(0, at, &arguments)?;
+/// Feeds a whole Messages body that is not an error to `b` as if it were the stream from
+/// `message_start` (which the caller has given) to `message_stop` (which the caller then ends).
+pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
+    // Each block is started as the stream starts it, then closed here: a tool call with its
+    // whole `input`, a server block kept as the body has it (the stream reassembles it
+    // from its deltas).
+    let mut stream = AnthropicStream::default();
+    for (index, raw) in body.items.iter().enumerate() {
+        let index = index as u64;
+        stream.block_start(index, raw, b)?;
+        match stream.close(index) {
+            Some(Open::Tool(at)) => {
+                let input = ContentBlock::read(raw).and_then(|block| block.input);
+                b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
                 b.end_tool_call(0, at);
             }
-            other => b.other_block(0, other, RawJson::from_valid(raw)),
+            Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+            _ => {}
         }
-        Ok(())
     }
+    if let Some(raw) = body.texts[2].as_deref() {
+        b.finish_reason(0, map_stop_reason(raw), raw)?;
+    }
+    if let Some(usage) = body.usage.and_then(convert_usage) {
+        b.set_usage(usage);
+    }
+    Ok(())
 }
 
 /// Valid JSON text without the whitespace between tokens: what `JSON.stringify` gives for the

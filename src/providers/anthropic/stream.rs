@@ -123,7 +123,7 @@ impl<'a> Delta<'a> {
 
 /// What an open content block is, by the stream's block index.
 #[derive(Debug)]
-enum Open {
+pub(crate) enum Open {
     Content,
     Tool(usize),
     /// A server tool call (`server_tool_use`): its start block and its streamed input, joined at
@@ -232,7 +232,7 @@ impl AnthropicStream {
         }
     }
 
-    fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
+    pub(crate) fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         // A block restarted at an open index replaces it.
         self.close(index);
         let Some(block) = ContentBlock::read(raw) else {
@@ -313,7 +313,7 @@ impl AnthropicStream {
     }
 
     /// Removes the block open at `index` (there is at most one) and returns it.
-    fn close(&mut self, index: u64) -> Option<Open> {
+    pub(crate) fn close(&mut self, index: u64) -> Option<Open> {
         let at = self.open.iter().position(|(i, _)| *i == index)?;
         Some(self.open.swap_remove(at).1)
     }

@@ -11,8 +11,6 @@ use super::stream::{apply_delta, read_chunk, Choice, Chunk};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::JsonResult;
-use crate::process::errors::provider_error;
-use crate::providers::start_body;
 
 /// A `chat.completion` body: a chunk whose choices carry `message` where a chunk's carry `delta`.
 pub(crate) struct Completion<'a>(Chunk<'a>);
@@ -36,10 +34,7 @@ impl Completion<'_> {
     /// then ends).
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<ChatExtras> {
         let mut body = self.0;
-        if let Some(error) = &body.error {
-            return Err(provider_error(error));
-        }
-        start_body(b, &body.id, &body.model, &body.provider);
+        crate::process::start(b, body.error.as_ref(), &body.id, &body.model, &body.provider)?;
         let usage = body.usage();
         let choices = std::mem::take(&mut body.choices);
         drop(body);

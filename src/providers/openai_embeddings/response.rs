@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::key_index;
-use crate::json::{read_list, JsonResult, Kind, Reader};
+use crate::json::{JsonResult, Kind, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
@@ -21,9 +21,9 @@ pub(crate) struct EmbeddingBody<'a> {
     pub(crate) error: Option<ErrorBody<'a>>,
 }
 
-#[derive(Default)]
 struct Item {
-    index: Option<u64>,
+    /// `index`, or (none, or not a whole number) `u64::MAX`: last in the sort.
+    index: u64,
     embedding: Option<Vector>,
 }
 
@@ -36,7 +36,14 @@ impl<'a> EmbeddingBody<'a> {
         let mut body = EmbeddingBody::default();
         read_body(text, &mut |r, key| {
             match key_index(key, "data error") {
-                0 => body.data = read_list(r, Item::read)?,
+                0 => {
+                    // A repeated `data` replaces the items.
+                    body.data.clear();
+                    r.array(|r| {
+                        body.data.push(Item::read(r)?);
+                        Ok(())
+                    })?;
+                }
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
@@ -49,10 +56,10 @@ impl<'a> EmbeddingBody<'a> {
 impl Item {
     /// An item; one that is not an object has no embedding.
     fn read(r: &mut Reader<'_>) -> JsonResult<Item> {
-        let mut item = Item::default();
+        let mut item = Item { index: u64::MAX, embedding: None };
         r.object(|r, key| {
             match key_index(key, "index embedding") {
-                0 => item.index = r.index()?,
+                0 => item.index = r.index()?.unwrap_or(u64::MAX),
                 1 => item.embedding = Vector::read(r)?,
                 _ => {}
             }
@@ -84,10 +91,8 @@ impl Vector {
                     None => Ok(out),
                 })))
             }
-            _ => {
-                r.skip()?;
-                Ok(None)
-            }
+            // Left unread, and skipped.
+            _ => Ok(None),
         }
     }
 }
@@ -103,8 +108,8 @@ impl EmbeddingBody<'_> {
             return Err(Error::new(ErrorCode::EmptyResponse, "Empty embedding response: `data` holds no embedding"));
         }
         // Servers answer in input order and say so in `index`; a stable sort keeps ties.
-        crate::providers::sort_by_index(&mut items, |item| item.index.unwrap_or(u64::MAX));
-        let mut vectors = Vec::with_capacity(items.len());
+        crate::providers::sort_by_index(&mut items, |item| item.index);
+        let mut vectors = Vec::new();
         // Each vector is moved out of its item; the items are dropped once, at the end.
         for (i, item) in items.iter_mut().enumerate() {
             let why = match item.embedding.take() {
@@ -124,26 +129,9 @@ impl EmbeddingBody<'_> {
     }
 }
 
-/// Decodes standard base64 (padding optional) holding little-endian float32 values.
+/// Decodes standard base64 (padding optional) holding little-endian float32 values: each four
+/// bytes decoded make one value, in one pass.
 pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, String> {
-    let bytes = decode_base64(text)?;
-    if bytes.len() % 4 != 0 {
-        return Err(number(
-            "a base64 embedding decodes to ",
-            bytes.len() as u64,
-            " bytes, not a whole number of float32",
-        ));
-    }
-    let mut out = Vec::with_capacity(bytes.len() / 4);
-    let mut at = 0;
-    while let Some(&[a, b, c, d]) = bytes.get(at..at + 4) {
-        out.push(f64::from(f32::from_le_bytes([a, b, c, d])));
-        at += 4;
-    }
-    Ok(out)
-}
-
-fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
     fn value(c: u8) -> Option<u32> {
         match c {
             b'A'..=b'Z' => Some(u32::from(c - b'A')),
@@ -155,20 +143,28 @@ fn decode_base64(text: &str) -> std::result::Result<Vec<u8>, String> {
         }
     }
     let body = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
+    let mut out = Vec::new();
+    // `word` collects the bytes of one float32, the first one lowest (little-endian).
+    let (mut acc, mut bits, mut word, mut bytes) = (0u32, 0u32, 0u32, 0u64);
     for (i, &c) in body.iter().enumerate() {
         let v = value(c).ok_or_else(|| number("a base64 embedding has an invalid character at ", i as u64, ""))?;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {
             bits -= 8;
-            out.push((acc >> bits) as u8);
+            word = (word >> 8) | ((acc >> bits) << 24);
             acc &= (1 << bits) - 1;
+            bytes += 1;
+            if bytes % 4 == 0 {
+                out.push(f64::from(f32::from_bits(word)));
+            }
         }
     }
     if bits >= 6 {
         return Err("a base64 embedding is truncated".to_owned());
+    }
+    if bytes % 4 != 0 {
+        return Err(number("a base64 embedding decodes to ", bytes, " bytes, not a whole number of float32"));
     }
     Ok(out)
 }

@@ -27,14 +27,14 @@ impl<'a> ImageBody<'a> {
         read_body(text, &mut |r, key| {
             match key_index(key, "data error") {
                 0 => {
-                    let mut images = Vec::new();
+                    // A repeated `data` replaces the images.
+                    body.images.clear();
                     r.array(|r| {
                         if let Some(image) = image(r)? {
-                            images.push(image);
+                            body.images.push(image);
                         }
                         Ok(())
                     })?;
-                    body.images = images;
                 }
                 1 => body.error = ErrorBody::read_field(r)?,
                 _ => {}
@@ -48,17 +48,15 @@ impl<'a> ImageBody<'a> {
 /// §8.3: an item's `url`, else its `b64_json` (empty ones do not count); `None` for an item with
 /// neither, or that is not an object.
 fn image(r: &mut Reader<'_>) -> JsonResult<Option<String>> {
-    let (mut url, mut b64_json) = (Scalar::default(), Scalar::default());
+    // `url`, then `b64_json`.
+    let mut images = [Scalar::default(), Scalar::default()];
     r.object(|r, key| {
-        match key_index(key, "url b64_json") {
-            0 => url = Scalar::read(r)?,
-            1 => b64_json = Scalar::read(r)?,
-            _ => {}
+        if let i @ 0..=1 = key_index(key, "url b64_json") {
+            images[i] = Scalar::read(r)?;
         }
         Ok(())
     })?;
-    let url = url.0.filter(|u| !u.is_empty());
-    Ok(url.or(b64_json.0.filter(|b| !b.is_empty())).map(|image| image.into_owned()))
+    Ok(images.into_iter().find_map(|image| image.0.filter(|image| !image.is_empty())).map(|image| image.into_owned()))
 }
 
 impl ImageBody<'_> {

@@ -9,54 +9,17 @@ use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::key_index;
-use crate::json::{read_list, read_object, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::errors::provider_error;
-use crate::process::read_body;
-use crate::providers::{start_body, ErrorBody, Scalar};
+use crate::process::{read_body, Body};
+use crate::providers::Scalar;
 
-/// A non-streamed Responses body, read by hand with the crate's JSON reader. A field of the
-/// wrong kind reads as absent where the serde derive this replaces refused the whole body
-/// (`output` or `incomplete_details` not an object or list); a repeated key keeps its last value.
-#[derive(Default)]
-pub(crate) struct ResponseBody<'a> {
-    id: Scalar<'a>,
-    model: Scalar<'a>,
-    status: Scalar<'a>,
-    incomplete_details: Option<Incomplete<'a>>,
-    /// Each output item's JSON text.
-    output: Vec<&'a str>,
-    /// The SDKs' convenience accessor; present in some recorded bodies, absent on the wire.
-    pub(crate) output_text: Scalar<'a>,
-    /// The usage object's JSON text.
-    usage: Option<&'a str>,
-    pub(crate) error: Option<ErrorBody<'a>>,
-}
-
-impl<'a> ResponseBody<'a> {
-    /// Reads a body; an error when it is not JSON, or not an object.
-    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
-        let mut body = ResponseBody::default();
-        read_body(text, &mut |r, key| {
-            // One read for every text field: the match only picks where it goes.
-            const KEYS: &str = "id model status output_text incomplete_details output usage error";
-            let slot = match key_index(key, KEYS) {
-                0 => &mut body.id,
-                1 => &mut body.model,
-                2 => &mut body.status,
-                3 => &mut body.output_text,
-                4 => return Incomplete::read(r).map(|d| body.incomplete_details = d),
-                5 => return read_list(r, Reader::raw).map(|output| body.output = output),
-                6 => return r.raw_non_null().map(|usage| body.usage = usage),
-                7 => return ErrorBody::read_field(r).map(|error| body.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
-            Ok(())
-        })?;
-        Ok(body)
-    }
-}
+/// The keys of a non-streamed Responses body, read as a [`Body`] (see there for the order): its
+/// texts after `id` and `model` are `status` and the SDKs' convenience accessor `output_text`
+/// (present in some recorded bodies, absent on the wire), its items `output`. A field of the wrong kind reads as absent
+/// where the serde derive this replaces refused the whole body (`output` or
+/// `incomplete_details` not an object or list); a repeated key keeps its last value.
+pub(crate) const KEYS: &str = "id model status output_text output usage error incomplete_details";
 
 #[derive(Default)]
 pub(crate) struct Incomplete<'a> {
@@ -66,12 +29,14 @@ pub(crate) struct Incomplete<'a> {
 impl<'a> Incomplete<'a> {
     /// `incomplete_details` of a body or stream event, or `None` when the value is not an object.
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Incomplete<'a>>> {
-        read_object(r, |details: &mut Incomplete<'a>, r, key| {
+        let mut reason = Scalar::default();
+        let is_object = r.object(|r, key| {
             if key == b"reason" {
-                details.reason = Scalar::read(r)?;
+                reason = Scalar::read(r)?;
             }
             Ok(())
-        })
+        })?;
+        Ok(is_object.then_some(Incomplete { reason }))
     }
 }
 
@@ -169,38 +134,33 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
     }
 }
 
-impl ResponseBody<'_> {
-    /// Feeds the whole body to `b` as if it were the stream up to `response.completed`; returns
-    /// the text of any refusal parts (`process` returns it, the message reports it as an error).
-    /// The caller then ends the stream. The body and each item are read by reference and
-    /// dropped once, so no early return carries drops of its own.
-    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
-        if let Some(error) = &self.error {
-            return Err(provider_error(error));
-        }
-        start_body(b, &self.id, &self.model, &Scalar::default());
-        let mut calls = 0;
-        let mut refusal: Option<String> = None;
-        for (index, raw) in self.output.iter().enumerate() {
-            match Item::read(raw) {
-                Some(item) => {
-                    let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
-                    drop(item);
-                    fed?
-                }
-                None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
+/// Feeds a whole Responses body that is not an error to `b` as if it were the stream from its
+/// start (which the caller has given) up to `response.completed`; returns the text of any
+/// refusal parts (`process` returns it, the message reports it as an error). The caller then
+/// ends the stream. Each item is read by reference and dropped once, so no early return carries
+/// drops of its own.
+pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<String>> {
+    let mut calls = 0;
+    let mut refusal: Option<String> = None;
+    for (index, raw) in body.items.iter().enumerate() {
+        match Item::read(raw) {
+            Some(item) => {
+                let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
+                drop(item);
+                fed?
             }
+            None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
         }
-        let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-        if let Some(status) = self.status.as_deref() {
-            let raw = incomplete.unwrap_or(status);
-            b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
-        }
-        if let Some(usage) = self.usage.and_then(convert_usage) {
-            b.set_usage(usage);
-        }
-        Ok(refusal)
     }
+    let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+    if let Some(status) = body.texts[2].as_deref() {
+        let raw = incomplete.unwrap_or(status);
+        b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
+    }
+    if let Some(usage) = body.usage.and_then(convert_usage) {
+        b.set_usage(usage);
+    }
+    Ok(refusal)
 }
 
 impl Item<'_> {
@@ -214,8 +174,9 @@ impl Item<'_> {
         calls: &mut usize,
         refusal: &mut Option<String>,
     ) -> Result<()> {
-        match self.kind.as_deref().unwrap_or("") {
-            "reasoning" => {
+        let kind = self.kind.as_deref().unwrap_or("");
+        match key_index(kind.as_bytes(), "reasoning message function_call") {
+            0 => {
                 for parts in [&self.summary, &self.content] {
                     for part in parts.as_deref().unwrap_or_default() {
                         b.break_block(0);
@@ -223,7 +184,7 @@ impl Item<'_> {
                     }
                 }
             }
-            "message" => {
+            1 => {
                 for part in self.content.as_deref().unwrap_or_default() {
                     match part.kind.as_deref() {
                         Some("refusal") => {
@@ -241,7 +202,7 @@ impl Item<'_> {
                     }
                 }
             }
-            "function_call" => {
+            2 => {
                 *calls += 1;
                 let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
                 let at = b.begin_tool_call(
@@ -254,7 +215,7 @@ impl Item<'_> {
                 b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
                 b.end_tool_call(0, at);
             }
-            other => b.other_block(0, other, RawJson::from_valid(raw)),
+            _ => b.other_block(0, kind, RawJson::from_valid(raw)),
         }
         Ok(())
     }
