@@ -213,12 +213,12 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             }
             for &name in &was_required {
                 if props.contains_key(name) && !bound.contains_key(name) {
-                    required.push(text(name));
+                    required.str(name);
                 }
             }
             for name in props.keys() {
                 if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
-                    required.push(text(name));
+                    required.str(name);
                 }
             }
         }
@@ -237,7 +237,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             let mut kept = Array::new();
             for name in names {
                 if !matches!(name.as_str(), Some(n) if bound.contains_key(n)) {
-                    kept.push(json_text(name));
+                    kept.value(name);
                 }
             }
             if !kept.is_empty() {
@@ -287,7 +287,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
 fn with_last(values: &[Value], last: String) -> String {
     let mut written = Array::new();
     for value in values {
-        written.push(json_text(value));
+        written.value(value);
     }
     written.push(last);
     written.finish()

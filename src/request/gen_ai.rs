@@ -66,7 +66,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {
                     let mut one = Array::new();
-                    one.push(text(s));
+                    one.str(s);
                     attributes.set(&option_attribute(key), one.finish())
                 }
                 (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
@@ -134,7 +134,7 @@ fn finish_reasons(response: &Value) -> Array {
     } else if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            reasons.push(text(status));
+            reasons.str(status);
         }
     }
     reasons

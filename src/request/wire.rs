@@ -118,10 +118,28 @@ impl Array {
     #[inline(never)]
     pub(crate) fn push(&mut self, json: String) {
         debug_assert!(!json.is_empty(), "an empty array item");
+        self.comma();
+        self.0.push_str(&json);
+    }
+
+    /// Appends the string `value` (written in place: no JSON text built apart and copied).
+    #[inline(never)]
+    pub(crate) fn str(&mut self, value: &str) {
+        self.comma();
+        write::string(&mut self.0, value);
+    }
+
+    /// Appends a carried-in value, as `serde_json` writes it.
+    #[inline(never)]
+    pub(crate) fn value(&mut self, value: &Value) {
+        self.comma();
+        write::value(&mut self.0, value);
+    }
+
+    fn comma(&mut self) {
         if self.0.len() > 1 {
             self.0.push(',');
         }
-        self.0.push_str(&json);
     }
 
     pub(crate) fn is_empty(&self) -> bool {

@@ -124,7 +124,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
             for block in thinking {
-                blocks.push(json_text(block));
+                blocks.value(block);
             }
         }
     }

@@ -11,7 +11,7 @@ use crate::model::continuity::RESPONSES_FUNCTION_CALL;
 use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{index, json as json_text, text, Array, Fields, Object};
+use crate::request::wire::{index, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
 use crate::tools::write_tools;
 
@@ -56,11 +56,11 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
         let item_call_id = item.get("call_id").and_then(Value::as_str);
         if let Some(id) = item_call_id {
             if !sent_calls.iter().any(|sent| sent == id) {
-                input.push(json_text(item));
+                input.value(item);
                 sent_calls.push(id.to_owned());
             }
         } else {
-            input.push(json_text(item));
+            input.value(item);
         }
         input.push(output(call_id.or(item_call_id)));
         return Ok(());
