@@ -95,7 +95,7 @@ pub(crate) fn json(value: &Value) -> String {
 /// An array of values already written as JSON text. It takes a `Vec` rather than any
 /// iterator: one instance for every caller, where a generic one was instantiated per iterator
 /// type.
-#[inline(never)]
+#[cfg(test)]
 pub(crate) fn array(items: Vec<String>) -> String {
     let mut out = Array::new();
     for item in items {
