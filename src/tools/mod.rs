@@ -35,14 +35,14 @@ pub struct FunctionDef<P = Value> {
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
-        for mut def in projected {
+        let start = defs.len();
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs)?;
+        for def in defs.get_mut(start..).unwrap_or_default() {
             if make_strict_now {
                 make_strict(&mut def.parameters);
                 def.strict = true;
             }
             strip_bindings(&mut def.parameters, &tool.bindings);
-            defs.push(def);
         }
     }
     Ok(defs)
@@ -54,9 +54,13 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
+    // One list for every tool's definitions, emptied before each: iterated by reference, with
+    // no list built and dropped per tool.
+    let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
-        for def in projected {
+        projected.clear();
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected)?;
+        for def in &projected {
             // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
             let mut function = Fields::new();
             function.str("name", &def.name);
@@ -81,35 +85,42 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
     Ok(Some(written).filter(|w| !w.is_empty()).map(Array::finish))
 }
 
-/// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which
-/// arrived as JSON Schema: MCP, OpenAPI, custom) must still be made strict. Schemas made from
-/// Property lists are strict already when the tool is.
-fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
+/// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether
+/// their schemas (which arrived as JSON Schema: MCP, OpenAPI, custom) must still be made
+/// strict. Schemas made from Property lists are strict already when the tool is.
+fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<bool> {
     let (description, properties) = match &tool.kind {
         ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
             (tool.description.as_ref().or(child_description.as_ref()), child_inputs)
         }
         ToolKind::Mcp { allowed_tools, tools, .. } => {
-            return Ok((project_mcp(allowed_tools.as_deref(), tools, path)?, tool.strict))
+            project_mcp(allowed_tools.as_deref(), tools, path, defs)?;
+            return Ok(tool.strict);
         }
         ToolKind::OpenApi { specification } => {
-            return Ok((openapi::project(specification, &field(path, "specification"))?, tool.strict))
+            openapi::project(specification, &field(path, "specification"), defs)?;
+            return Ok(tool.strict);
         }
         ToolKind::Custom { kind, parameters_schema } => {
-            return Ok((vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?], tool.strict))
+            defs.push(project_custom(tool, kind, parameters_schema.as_ref(), path)?);
+            return Ok(tool.strict);
         }
     };
     let parameters = if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
-    let def =
-        FunctionDef { name: tool.name.clone(), description: description.cloned(), parameters, strict: tool.strict };
-    Ok((vec![def], false))
+    defs.push(FunctionDef {
+        name: tool.name.clone(),
+        description: description.cloned(),
+        parameters,
+        strict: tool.strict,
+    });
+    Ok(false)
 }
 
 /// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,
-/// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters.
-fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Result<Vec<FunctionDef>> {
-    let mut defs = Vec::new();
+/// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters, pushed
+/// onto `defs`.
+fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
     for (j, item) in tools.iter().enumerate() {
         let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
         if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
@@ -133,7 +144,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             strict: false,
         });
     }
-    Ok(defs)
+    Ok(())
 }
 
 /// A custom kind: the inline `parametersSchema`, else the registry entry under the tool's name

@@ -31,13 +31,12 @@ struct Resolver<'a> {
     budget: usize,
 }
 
-/// Every operation of `doc` as a function definition; errors are at `path`.
-pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
+/// Every operation of `doc` as a function definition, pushed onto `defs`; errors are at `path`.
+pub(super) fn project(doc: &Value, path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
     let Some(Value::Object(paths)) = get(doc, "paths") else {
         return Err(Error::invalid_input(field(path, "paths"), "the OpenAPI document has no `paths` object"));
     };
     let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
-    let mut defs = Vec::new();
     for (route, item) in paths {
         let mut item = item.clone();
         resolver.resolve(&mut item)?;
@@ -48,7 +47,7 @@ pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
             }
         }
     }
-    Ok(defs)
+    Ok(())
 }
 
 /// One operation of a path item whose refs are already inlined.
