@@ -201,6 +201,16 @@ impl Object {
         self
     }
 
+    /// Adds `key` with the array `items` (read in place: the array is not finished apart and
+    /// copied).
+    #[inline(never)]
+    pub(crate) fn array(mut self, key: &'static str, items: &Array) -> Self {
+        self.key(key);
+        self.out.push_str(&items.0);
+        self.out.push(']');
+        self
+    }
+
     /// The object as JSON text.
     #[inline(never)]
     pub(crate) fn finish(mut self) -> String {

@@ -76,8 +76,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("system", &system);
     }
     let mut written = Array::new();
-    for turn in turns {
-        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", turn.role).finish());
+    for turn in &turns {
+        written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
     if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
