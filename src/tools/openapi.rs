@@ -40,10 +40,10 @@ pub(super) fn project(doc: &Value, path: &str, defs: &mut Vec<FunctionDef>) -> R
     for (route, item) in paths {
         let mut item = item.clone();
         resolver.resolve(&mut item)?;
-        let shared = get(&item, "parameters").cloned().unwrap_or(Value::Null);
+        let shared = get(&item, "parameters").unwrap_or(&Value::Null);
         for method in METHODS {
             if let Some(operation) = get(&item, method).filter(|o| o.is_object()) {
-                defs.push(operation_def(method, route, operation, &shared));
+                defs.push(operation_def(method, route, operation, shared));
             }
         }
     }
