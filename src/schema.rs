@@ -181,13 +181,14 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     // The members written again below are not copied first: a strict object's `properties`
     // would otherwise be written as text at every level of nesting and thrown away, and an
     // emptied `required` would need taking out.
-    let rewritten = |key: &str, value: &Value| match key {
-        "properties" => strict_object || (!bound.is_empty() && value.is_object()),
-        "required" => strict_object || (!bound.is_empty() && value.is_array()),
-        "additionalProperties" => strict_object,
-        "items" => strict,
-        "anyOf" | "oneOf" | "allOf" => strict && value.is_array(),
-        "$defs" | "definitions" => strict && value.is_object(),
+    const REWRITTEN: &str = "properties required additionalProperties items anyOf oneOf allOf $defs definitions";
+    let rewritten = |key: &str, value: &Value| match crate::json::key_index(key.as_bytes(), REWRITTEN) {
+        0 => strict_object || (!bound.is_empty() && value.is_object()),
+        1 => strict_object || (!bound.is_empty() && value.is_array()),
+        2 => strict_object,
+        3 => strict,
+        4..=6 => strict && value.is_array(),
+        7 | 8 => strict && value.is_object(),
         _ => false,
     };
     let mut out = Fields::new();
