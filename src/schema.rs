@@ -9,7 +9,7 @@
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::Property;
-use crate::request::wire::{json as json_text, member, text, Array, Fields};
+use crate::request::wire::{json as json_text, member, Array, Fields};
 use crate::text::concat;
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
@@ -275,7 +275,9 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
         match member(map, "type") {
             Some(Value::String(kind)) if kind == "null" => {}
-            Some(Value::String(kind)) => out.set("type", concat(&["[", &text(kind), ",\"null\"]"])),
+            Some(kind @ Value::String(_)) => {
+                out.set("type", with_last(std::slice::from_ref(kind), r#""null""#.to_owned()))
+            }
             Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
             Some(Value::Array(kinds)) => out.set("type", with_last(kinds, r#""null""#.to_owned())),
             _ => return concat(&[r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#]),
