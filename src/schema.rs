@@ -268,19 +268,19 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
     }
     if nullable {
-        if let Some(Value::Array(values)) =
-            member(map, "enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
-        {
-            out.set("enum", with_last(values, "null".to_owned()));
-        }
-        match member(map, "type") {
-            Some(Value::String(kind)) if kind == "null" => {}
-            Some(kind @ Value::String(_)) => {
-                out.set("type", with_last(std::slice::from_ref(kind), r#""null""#.to_owned()))
+        if let Some(Value::Array(values)) = member(map, "enum") {
+            if !values.contains(&Value::Null) {
+                out.set("enum", with_last(values, "null".to_owned()));
             }
-            Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
-            Some(Value::Array(kinds)) => out.set("type", with_last(kinds, r#""null""#.to_owned())),
+        }
+        let kinds = match member(map, "type") {
+            Some(Value::Array(kinds)) => kinds.as_slice(),
+            Some(kind @ Value::String(_)) => std::slice::from_ref(kind),
             _ => return concat(&[r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#]),
+        };
+        // A type that is `"null"`, or lists it, stays as it is.
+        if !kinds.iter().any(|k| k == "null") {
+            out.set("type", with_last(kinds, r#""null""#.to_owned()));
         }
     }
     out.finish()
