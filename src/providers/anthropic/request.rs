@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
+use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
@@ -170,11 +171,11 @@ fn text_block(text: &str) -> String {
 
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
-    let block_type = match key_index(part.kind.as_bytes(), "text image file audio") {
+    let block_type = match key_index(part.kind.as_bytes(), PART_KINDS) {
         0 => return Ok(text_block(&part.value)),
         1 => "image",
-        2 => "document",
-        3 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        2 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        3 => "document",
         _ => return Err(unknown_part(&part.kind, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
