@@ -62,14 +62,15 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
     if let Value::Object(body) = request {
         for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX)
         {
+            let attribute = option_attribute(key);
             match (key.as_str(), value) {
                 // The conventions define these as arrays.
                 ("stop" | "encoding_format", Value::String(s)) => {
                     let mut one = Array::new();
                     one.str(s);
-                    attributes.set(&option_attribute(key), one.finish())
+                    attributes.set(&attribute, one.finish())
                 }
-                (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
+                (_, value) if is_attribute_value(value) => attributes.value(&attribute, value),
                 _ => {}
             }
         }
