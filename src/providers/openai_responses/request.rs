@@ -54,13 +54,12 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str);
-        if let Some(id) = item_call_id {
-            if !sent_calls.iter().any(|sent| sent == id) {
-                input.value(item);
+        // An item whose call went out already (as a call of the assistant turn) is not sent twice.
+        if !item_call_id.is_some_and(|id| sent_calls.iter().any(|sent| sent == id)) {
+            input.value(item);
+            if let Some(id) = item_call_id {
                 sent_calls.push(id.to_owned());
             }
-        } else {
-            input.value(item);
         }
         input.push(output(call_id.or(item_call_id)));
         return Ok(());
