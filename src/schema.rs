@@ -197,43 +197,44 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             out.set(key, json_text(value));
         }
     }
-    if strict_object {
-        let mut was_required: Vec<&str> = Vec::new();
-        if let Some(Value::Array(names)) = member(map, "required") {
-            for name in names {
-                was_required.extend(name.as_str());
-            }
+    let mut was_required: Vec<&str> = Vec::new();
+    if let Some(Value::Array(names)) = member(map, "required") {
+        for name in names {
+            was_required.extend(name.as_str());
         }
+    }
+    let props = match member(map, "properties") {
+        Some(Value::Object(props)) => Some(props),
+        _ => None,
+    };
+    // Not strict, a property is written as it is (`write_schema` then writes what `json` does).
+    if strict_object || (props.is_some() && !bound.is_empty()) {
         let mut properties = Fields::new();
-        // The names as JSON text: the declared ones first, in their order, then the others.
-        let mut required = Array::new();
-        if let Some(Value::Object(props)) = member(map, "properties") {
-            for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(name)) {
-                let optional = !was_required.contains(&name.as_str());
-                properties.set(name, write_schema(sub, true, optional, &unbound));
-            }
-            for &name in &was_required {
-                if props.contains_key(name) && !bound.contains_key(name) {
-                    required.str(name);
-                }
-            }
-            for name in props.keys() {
-                if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
-                    required.str(name);
-                }
-            }
+        for (name, sub) in props.unwrap_or(&unbound).iter().filter(|(name, _)| !bound.contains_key(name)) {
+            let optional = !was_required.contains(&name.as_str());
+            properties.set(name, write_schema(sub, strict_object, strict_object && optional, &unbound));
         }
         out.set("properties", properties.finish());
+    }
+    if strict_object {
+        let props = props.unwrap_or(&unbound);
+        // The names as JSON text: the declared ones first, in their order, then the others.
+        let mut required = Array::new();
+        for &name in &was_required {
+            if props.contains_key(name) && !bound.contains_key(name) {
+                required.str(name);
+            }
+        }
+        for name in props.keys() {
+            if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
+                required.str(name);
+            }
+        }
         if bound.is_empty() || !required.is_empty() {
             out.set("required", required.finish());
         }
         out.bool("additionalProperties", false);
     } else if !bound.is_empty() {
-        if let Some(Value::Object(props)) = member(map, "properties") {
-            let mut properties = Fields::new();
-            props.iter().filter(|(name, _)| !bound.contains_key(name)).for_each(|(k, v)| properties.value(k, v));
-            out.set("properties", properties.finish());
-        }
         if let Some(Value::Array(names)) = member(map, "required") {
             let mut kept = Array::new();
             for name in names {
