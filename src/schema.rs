@@ -180,22 +180,38 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
     // The members written again below are not copied first: a strict object's `properties`
     // would otherwise be written as text at every level of nesting and thrown away, and an
-    // emptied `required` would need taking out.
-    const REWRITTEN: &str = "properties required additionalProperties items anyOf oneOf allOf $defs definitions";
-    let rewritten = |key: &str, value: &Value| match crate::json::key_index(key.as_bytes(), REWRITTEN) {
-        0 => strict_object || (!bound.is_empty() && value.is_object()),
-        1 => strict_object || (!bound.is_empty() && value.is_array()),
-        2 => strict_object,
-        3 => strict,
-        4..=6 => strict && value.is_array(),
-        7 | 8 => strict && value.is_object(),
-        _ => false,
-    };
+    // emptied `required` would need taking out. Strict, the subschemas (`items`, the
+    // combinators, the definitions) are written strict in their place.
+    const KEYS: &str = "properties required additionalProperties items anyOf oneOf allOf $defs definitions";
     let mut out = Fields::new();
     for (key, value) in map {
-        if !rewritten(key, value) {
-            out.set(key, json_text(value));
+        let at = crate::json::key_index(key.as_bytes(), KEYS);
+        let rewritten = match at {
+            0 => strict_object || (!bound.is_empty() && value.is_object()),
+            1 => strict_object || (!bound.is_empty() && value.is_array()),
+            2 => strict_object,
+            _ => false,
+        };
+        if rewritten {
+            continue;
         }
+        let written = match value {
+            _ if strict && at == 3 => write_schema(value, true, false, &unbound),
+            Value::Array(options) if strict && (4..=6).contains(&at) => {
+                let mut written = Array::new();
+                for option in options {
+                    written.push(write_schema(option, true, false, &unbound));
+                }
+                written.finish()
+            }
+            Value::Object(defs) if strict && (7..=8).contains(&at) => {
+                let mut written = Fields::new();
+                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
+                written.finish()
+            }
+            _ => json_text(value),
+        };
+        out.set(key, written);
     }
     let mut was_required: Vec<&str> = Vec::new();
     if let Some(Value::Array(names)) = member(map, "required") {
@@ -244,27 +260,6 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             }
             if !kept.is_empty() {
                 out.set("required", kept.finish());
-            }
-        }
-    }
-    if strict {
-        if let Some(items) = member(map, "items") {
-            out.set("items", write_schema(items, true, false, &unbound));
-        }
-        for &key in &["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(options)) = member(map, key) {
-                let mut written = Array::new();
-                for option in options {
-                    written.push(write_schema(option, true, false, &unbound));
-                }
-                out.set(key, written.finish());
-            }
-        }
-        for &key in &["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = member(map, key) {
-                let mut written = Fields::new();
-                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
-                out.set(key, written.finish());
             }
         }
     }
