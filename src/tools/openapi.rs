@@ -61,16 +61,11 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
 
     let mut properties = Map::new();
     let mut required = Vec::new();
-    // Operation-level parameters override path-level ones with the same name and place.
-    let mut parameters: Vec<&Value> = Vec::new();
-    for list in [get(operation, "parameters").unwrap_or(&Value::Null), shared] {
-        for parameter in list.as_array().map(Vec::as_slice).unwrap_or_default() {
-            if !parameters.iter().any(|p| name_and_place(p) == name_and_place(parameter)) {
-                parameters.push(parameter);
-            }
-        }
-    }
-    for parameter in &parameters {
+    // Operation-level parameters come first, so they override path-level ones: a later parameter
+    // with the name of one already taken is skipped. (That covers the same name and place: a
+    // parameter identical in both to an earlier one that was not taken is not taken either.)
+    let lists = [get(operation, "parameters").unwrap_or(&Value::Null), shared];
+    for parameter in lists.iter().flat_map(|list| list.as_array().map(Vec::as_slice).unwrap_or_default()) {
         let (Some(name), Some(place)) =
             (get(parameter, "name").and_then(Value::as_str), get(parameter, "in").and_then(Value::as_str))
         else {
@@ -102,11 +97,6 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         parameters.insert("required".into(), Value::Array(required));
     }
     FunctionDef { name, description, parameters: Value::Object(parameters), strict: false }
-}
-
-/// What identifies a parameter: its `name` and `in`.
-fn name_and_place(parameter: &Value) -> (Option<&Value>, Option<&Value>) {
-    (get(parameter, "name"), get(parameter, "in"))
 }
 
 /// Merges the JSON request body: an object's properties become parameters; any other body
