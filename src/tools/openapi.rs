@@ -82,7 +82,7 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
             }
         }
         properties.insert(name.to_owned(), schema);
-        if place == "path" || get(parameter, "required") == Some(&Value::Bool(true)) {
+        if place == "path" || matches!(get(parameter, "required"), Some(Value::Bool(true))) {
             required.push(Value::String(name.to_owned()));
         }
     }
@@ -107,7 +107,7 @@ fn add_body(body: &Value, properties: &mut Map, required: &mut Vec<Value>) {
         .get("application/json")
         .or_else(|| content.iter().find(|(media, _)| find(media, "json").is_some()).map(|(_, v)| v));
     let Some(schema) = json_media.and_then(|m| get(m, "schema")) else { return };
-    let body_required = get(body, "required") == Some(&Value::Bool(true));
+    let body_required = matches!(get(body, "required"), Some(Value::Bool(true)));
     match get(schema, "properties") {
         Some(Value::Object(props)) => {
             let inner_required = match get(schema, "required") {
