@@ -12,6 +12,38 @@ use crate::schema::to_strict_schema;
 use crate::text::concat;
 use crate::tools::write_tools;
 
+/// Metadata keys a Chat message does not copy: the other formats' replay data
+/// (`FORMAT_PRIVATE_KEYS`), the message's own fields, and `TOOL_CALLS`, written from the calls
+/// read (a `key_index` table: one search instead of a comparison per key).
+const NOT_METADATA: &str = "responses_function_call anthropic_thinking role content tool_calls";
+const _: () = assert!(
+    FORMAT_PRIVATE_KEYS.len() == 2
+        && spells(NOT_METADATA, &[FORMAT_PRIVATE_KEYS[0], FORMAT_PRIVATE_KEYS[1], "role", "content", TOOL_CALLS])
+);
+
+/// Whether `table` is `keys` joined by spaces: checked when compiling, so the table cannot drift
+/// from the constants it spells out.
+const fn spells(table: &str, keys: &[&str]) -> bool {
+    let table = table.as_bytes();
+    let (mut at, mut k) = (0, 0);
+    while k < keys.len() {
+        let key = keys[k].as_bytes();
+        let mut i = 0;
+        while i <= key.len() {
+            // Each key, then a space (or the end of the table after the last).
+            let expected = if i < key.len() { key[i] } else { b' ' };
+            let last = k + 1 == keys.len() && i == key.len();
+            if !last && (at >= table.len() || table[at] != expected) {
+                return false;
+            }
+            at += 1;
+            i += 1;
+        }
+        k += 1;
+    }
+    at == table.len() + 1
+}
+
 /// The bare base64 data and the API format of an audio part.
 fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
     let (media_type, data) = match split_data_url(&part.value) {
@@ -72,7 +104,7 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
         // `tool_calls` is written from the calls read below (and left out when there are none).
-        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" && key != TOOL_CALLS {
+        if key_index(key.as_bytes(), NOT_METADATA) == usize::MAX {
             wire.value(key, value);
         }
     }
