@@ -43,9 +43,16 @@ fn object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
             required.push(Value::String(prop.name.clone()));
         }
     }
+    object_value(kind, props, required, strict)
+}
+
+/// `{type: kind, properties, required?}`, closed with `additionalProperties: false` when
+/// `strict`; `required` is left out when empty. (The OpenAPI operations and the empty schema
+/// are built with it too.)
+pub(crate) fn object_value(kind: Value, properties: Map, required: Vec<Value>, strict: bool) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), kind);
-    schema.insert("properties".into(), Value::Object(props));
+    schema.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }

@@ -14,7 +14,7 @@ use crate::json::{Map, Value};
 use crate::model::agent::{Tool, ToolKind};
 use crate::request::wire::{field, get, index, Array, Fields, Object};
 use crate::request::Api;
-use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
+use crate::schema::{make_strict, object_value, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
 
 /// One function the model may call, whatever tool it came from.
@@ -182,7 +182,7 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
 
 /// A schema that takes no arguments.
 pub(crate) fn empty_schema() -> Value {
-    value::object([("type", value::string("object")), ("properties", Value::Object(Map::new()))])
+    object_value(value::string("object"), Map::new(), Vec::new(), false)
 }
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter

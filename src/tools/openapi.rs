@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::request::wire::{field, get};
+use crate::schema::object_value;
 use crate::text::{concat, find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -90,13 +91,8 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         add_body(body, &mut properties, &mut required);
     }
 
-    let mut parameters = Map::new();
-    parameters.insert("type".into(), value::string("object"));
-    parameters.insert("properties".into(), Value::Object(properties));
-    if !required.is_empty() {
-        parameters.insert("required".into(), Value::Array(required));
-    }
-    FunctionDef { name, description, parameters: Value::Object(parameters), strict: false }
+    let parameters = object_value(value::string("object"), properties, required, false);
+    FunctionDef { name, description, parameters, strict: false }
 }
 
 /// Merges the JSON request body: an object's properties become parameters; any other body
