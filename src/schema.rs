@@ -79,11 +79,7 @@ fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
             value::object([("type", kind("array")), ("items", property_schema(items, strict, false))])
         }
         // A strict object with no declared shape still may not grow keys the model invents.
-        _ if prop.kind == "object" && strict => value::object([
-            ("type", kind("object")),
-            ("properties", Value::Object(Map::new())),
-            ("additionalProperties", Value::Bool(false)),
-        ]),
+        _ if prop.kind == "object" && strict => object_value(kind("object"), Map::new(), Vec::new(), true),
         _ => value::object([("type", kind(json_type(&prop.kind)))]),
     };
     if let Value::Object(map) = &mut schema {
