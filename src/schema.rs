@@ -74,12 +74,13 @@ fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
         }
     };
     let mut schema = match (&prop.properties, &prop.items) {
-        (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict, kind("object")),
+        // A strict object with no declared shape still may not grow keys the model invents.
+        (nested, _) if prop.kind == "object" && (nested.is_some() || strict) => {
+            object_schema(nested.as_deref().unwrap_or_default(), strict, kind("object"))
+        }
         (_, Some(items)) if prop.kind == "array" => {
             value::object([("type", kind("array")), ("items", property_schema(items, strict, false))])
         }
-        // A strict object with no declared shape still may not grow keys the model invents.
-        _ if prop.kind == "object" && strict => object_value(kind("object"), Map::new(), Vec::new(), true),
         _ => value::object([("type", kind(json_type(&prop.kind)))]),
     };
     if let Value::Object(map) = &mut schema {
