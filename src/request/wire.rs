@@ -66,8 +66,7 @@ impl Fields {
     /// The object as JSON text, keys in sorted order.
     #[inline(never)]
     pub(crate) fn finish(self) -> String {
-        let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
-        out.push('{');
+        let mut out = String::from("{");
         for (i, (key, value)) in self.0.iter().enumerate() {
             if i > 0 {
                 out.push(',');
