@@ -227,8 +227,7 @@ pub(crate) fn field(path: &str, key: &str) -> String {
 /// `path[i]`, the path of an array element.
 #[inline(never)]
 pub(crate) fn index(path: &str, i: usize) -> String {
-    let mut out = String::with_capacity(path.len() + 4);
-    out.push_str(path);
+    let mut out = path.to_owned();
     out.push('[');
     write::uint(&mut out, i as u64);
     out.push(']');
