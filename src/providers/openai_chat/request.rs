@@ -118,14 +118,25 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
-        MessageContent::Text(value) => text(value),
-        MessageContent::Parts(parts) => match parts.as_slice() {
-            [only] if only.is_text() => text(&only.value),
-            parts => write_parts(parts, path, None)?,
-        },
+        content => write_content(content, path, None)?,
     };
     wire.set("content", content);
     Ok(wire.finish())
+}
+
+/// A message's content as JSON text: a string for text or a single text part, else its parts
+/// ([`write_parts`]).
+pub(crate) fn write_content(content: &MessageContent, path: &str, text_type: Option<&'static str>) -> Result<String> {
+    let parts = match content {
+        MessageContent::Text(value) => return Ok(text(value)),
+        MessageContent::Parts(parts) => parts,
+    };
+    if let [only] = parts.as_slice() {
+        if only.is_text() {
+            return Ok(text(&only.value));
+        }
+    }
+    write_parts(parts, path, text_type)
 }
 
 /// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),

@@ -8,10 +8,10 @@
 use crate::error::Result;
 use crate::json::Value;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
-use crate::model::{Agent, Message, MessageContent};
+use crate::model::{Agent, Message};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{index, text, Array, Fields, Object};
+use crate::providers::openai_chat::request::{write_content as chat_content, write_response_format};
+use crate::request::wire::{index, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
 use crate::tools::write_tools;
 
@@ -84,15 +84,6 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
 
 /// [`content`] written as JSON text.
 fn write_content(message: &Message, path: &str) -> Result<String> {
-    let parts = match &message.content {
-        MessageContent::Text(value) => return Ok(text(value)),
-        MessageContent::Parts(parts) => parts,
-    };
-    if let [only] = parts.as_slice() {
-        if only.is_text() {
-            return Ok(text(&only.value));
-        }
-    }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    write_parts(parts, path, Some(text_type))
+    chat_content(&message.content, path, Some(text_type))
 }
