@@ -14,7 +14,7 @@ pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
 use crate::json::Value;
-use crate::model::{Agent, Message, ModelOptions};
+use crate::model::{Agent, Message};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 use crate::text;
 
@@ -85,14 +85,6 @@ pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
     let rest = url.strip_prefix("data:")?;
     let comma = text::find_byte(rest, b',')?;
     Some((text::until(&rest[..comma], b';'), &rest[comma + 1..]))
-}
-
-/// `parallel_tool_calls` from `allowMultipleToolCalls`, for OpenAI requests that have tools
-/// (the API rejects it without them).
-pub(crate) fn parallel_tool_calls(body: &mut wire::Fields, options: &ModelOptions) {
-    if let Some(allow) = options.allow_multiple_tool_calls {
-        body.bool("parallel_tool_calls", allow);
-    }
 }
 
 /// The text of system and developer messages, joined by blank lines: the top-level

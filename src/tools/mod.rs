@@ -11,7 +11,7 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
-use crate::model::agent::{Tool, ToolKind};
+use crate::model::agent::{Agent, Tool, ToolKind};
 use crate::request::wire::{field, get, index, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_value, to_schema, to_strict_schema, write_schema};
@@ -50,8 +50,12 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
 /// parameters as it is written, so no schema is copied and changed. Each definition is put in
-/// the envelope of `api`; the result is the request's `tools` array, `None` when empty.
-pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
+/// the envelope of `api`, and the array set as the request's `tools`, with the API's
+/// parallel-calls option from `allowMultipleToolCalls` (OpenAI `parallel_tool_calls`,
+/// Anthropic `tool_choice.disable_parallel_tool_use`). Without tools nothing is set: the APIs
+/// reject the option without them.
+pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<()> {
+    let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
     // One list for every tool's definitions, emptied before each: iterated by reference, with
@@ -82,7 +86,19 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
             });
         }
     }
-    Ok(Some(written).filter(|w| !w.is_empty()).map(Array::finish))
+    if written.is_empty() {
+        return Ok(());
+    }
+    body.set("tools", written.finish());
+    let allow = agent.model.options.allow_multiple_tool_calls;
+    if anthropic {
+        if allow == Some(false) {
+            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
+        }
+    } else if let Some(allow) = allow {
+        body.bool("parallel_tool_calls", allow);
+    }
+    Ok(())
 }
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether

@@ -81,12 +81,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
-        body.set("tools", tools);
-        if agent.model.options.allow_multiple_tool_calls == Some(false) {
-            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
-        }
-    }
+    write_tools(&mut body, agent, Api::Anthropic)?;
     write_anthropic(&agent.model.options, &mut body);
     Ok(body)
 }

@@ -7,7 +7,7 @@ use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
-use crate::request::{parallel_tool_calls, split_data_url, Api};
+use crate::request::{split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::text::concat;
 use crate::tools::write_tools;
@@ -87,10 +87,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
     let mut body = Fields::new();
     body.str("model", &agent.model.id);
     body.set("messages", wire.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
-        body.set("tools", tools);
-        parallel_tool_calls(&mut body, &agent.model.options);
-    }
+    write_tools(&mut body, agent, Api::OpenAiChat)?;
     if let Some(format) = write_response_format(&agent.outputs, false) {
         body.set("response_format", format);
     }

@@ -12,7 +12,7 @@ use crate::model::{Agent, Message};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_content as chat_content, write_response_format};
 use crate::request::wire::{index, Array, Fields, Object};
-use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
+use crate::request::{is_system, missing_call_id, system_text, Api};
 use crate::tools::write_tools;
 
 /// The request body, as JSON text to be (see `request::wire`).
@@ -30,10 +30,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         body.str("instructions", &instructions);
     }
     body.set("input", input.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
-        body.set("tools", tools);
-        parallel_tool_calls(&mut body, &agent.model.options);
-    }
+    write_tools(&mut body, agent, Api::OpenAiResponses)?;
     if let Some(format) = write_response_format(&agent.outputs, true) {
         body.set("text", Object::new().json("format", &format).finish());
     }
