@@ -66,13 +66,17 @@ pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wir
     if agent.model.id.is_empty() {
         return Err(Error::invalid_input("agent.model.id", "the model id is required"));
     }
-    match Api::of(agent)? {
-        Api::OpenAiChat => openai_chat::request::build(agent, messages),
-        Api::OpenAiResponses => openai_responses::request::build(agent, messages),
-        Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages),
-        Api::OpenAiImages => openai_images::request::build(agent, messages),
-        Api::Anthropic => anthropic::request::build(agent, messages),
-    }
+    let api = Api::of(agent)?;
+    let mut body = wire::Fields::new();
+    body.str("model", &agent.model.id);
+    match api {
+        Api::OpenAiChat => openai_chat::request::build(agent, messages, &mut body),
+        Api::OpenAiResponses => openai_responses::request::build(agent, messages, &mut body),
+        Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages, &mut body),
+        Api::OpenAiImages => openai_images::request::build(agent, messages, &mut body),
+        Api::Anthropic => anthropic::request::build(agent, messages, &mut body),
+    }?;
+    Ok(body)
 }
 
 /// [`build_chat_args`] from JSON inputs, read with exact error paths (`agent.…`, `messages[i].…`).

@@ -63,16 +63,14 @@ struct WrittenTurn<'m> {
     has_results: bool,
 }
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut turns: Vec<WrittenTurn> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
             write_message(message, &index("messages", i), &mut turns)?;
         }
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
@@ -81,9 +79,9 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
         written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
-    write_tools(&mut body, agent, Api::Anthropic)?;
-    write_anthropic(&agent.model.options, &mut body);
-    Ok(body)
+    write_tools(body, agent, Api::Anthropic)?;
+    write_anthropic(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`add_message`] written as JSON text.

@@ -78,21 +78,19 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
     )
 }
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
         wire.push(write_message(message, &index("messages", i))?);
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     body.set("messages", wire.finish());
-    write_tools(&mut body, agent, Api::OpenAiChat)?;
+    write_tools(body, agent, Api::OpenAiChat)?;
     if let Some(format) = write_response_format(&agent.outputs, false) {
         body.set("response_format", format);
     }
-    write_openai_chat(&agent.model.options, &mut body);
-    Ok(body)
+    write_openai_chat(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`message_to_wire`] written as JSON text.

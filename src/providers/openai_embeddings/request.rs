@@ -5,8 +5,8 @@ use crate::model::{Agent, Message, MessageContent};
 use crate::options::write_absent;
 use crate::request::wire::{text, Array, Fields};
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut texts: Vec<&str> = Vec::new();
     for message in messages {
         match &message.content {
@@ -26,9 +26,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
             input.finish()
         }
     };
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     body.set("input", input);
-    write_absent(&mut body, &agent.model.options.additional_properties);
-    Ok(body)
+    write_absent(body, &agent.model.options.additional_properties);
+    Ok(())
 }

@@ -15,8 +15,8 @@ use crate::request::wire::{index, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, system_text, Api};
 use crate::tools::write_tools;
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut input = Array::new();
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
@@ -24,18 +24,16 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
             write_message(message, &index("messages", i), &mut input, &mut sent_calls)?;
         }
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     if let Some(instructions) = system_text(messages) {
         body.str("instructions", &instructions);
     }
     body.set("input", input.finish());
-    write_tools(&mut body, agent, Api::OpenAiResponses)?;
+    write_tools(body, agent, Api::OpenAiResponses)?;
     if let Some(format) = write_response_format(&agent.outputs, true) {
         body.set("text", Object::new().json("format", &format).finish());
     }
-    write_openai_responses(&agent.model.options, &mut body);
-    Ok(body)
+    write_openai_responses(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`add_message`] written as JSON text.
