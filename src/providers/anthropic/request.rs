@@ -14,7 +14,7 @@ use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
+use crate::request::wire::{field, index, json as json_text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::text::concat;
 use crate::tools::write_tools;
@@ -92,14 +92,14 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
             MessageContent::Text(_) => true,
             MessageContent::Parts(parts) => parts.iter().all(ContentPart::is_text),
         };
-        let content = if all_text {
-            text(&message.content.text())
+        let result = if all_text {
+            Object::new().str("content", &message.content.text())
         } else {
             let mut blocks = Array::new();
             write_blocks(message, path, &mut blocks)?;
-            blocks.finish()
+            Object::new().array("content", &blocks)
         };
-        let result = Object::new().json("content", &content).str("tool_use_id", id).str("type", "tool_result").finish();
+        let result = result.str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.has_results => turn.blocks.push(result),
             _ => {
