@@ -198,13 +198,10 @@ pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<
     if outputs.is_empty() {
         return None;
     }
-    let mut format = Fields::new();
-    format.str("name", "structured_output");
-    format.bool("strict", true);
-    format.set("schema", json_text(&to_strict_schema(outputs)));
+    let schema = json_text(&to_strict_schema(outputs));
+    let format = Object::new().str("name", "structured_output").json("schema", &schema).json("strict", "true");
     if flat {
-        format.str("type", "json_schema");
-        return Some(format.finish());
+        return Some(format.str("type", "json_schema").finish());
     }
     Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
 }
