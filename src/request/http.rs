@@ -50,7 +50,7 @@ impl RequestOptions {
             Some(Value::Object(headers)) => {
                 for (name, value) in headers {
                     let Value::String(value) = value else {
-                        return Err(Error::invalid_input(concat(&["options.headers.", name]), "expected a string"));
+                        return Err(Error::invalid_input(wire::field("options.headers", name), "expected a string"));
                     };
                     options.headers.push((name.clone(), value.clone()));
                 }
@@ -61,7 +61,7 @@ impl RequestOptions {
             match map.get(key) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) => *slot = Some(s.clone()).filter(|s| !s.is_empty()),
-                Some(_) => return Err(Error::invalid_input(concat(&["options.", key]), "expected a string")),
+                Some(_) => return Err(Error::invalid_input(wire::field("options", key), "expected a string")),
             }
         }
         Ok(options)
