@@ -4,9 +4,8 @@
 use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::Agent;
-use crate::request::wire::{get, text, to_value, Array, Fields};
+use crate::request::wire::{field, get, text, to_value, Array, Fields};
 use crate::request::Api;
-use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
 const NOT_OPTIONS: &str =
@@ -25,7 +24,7 @@ fn option_attribute(key: &str) -> String {
         "encoding_formats",
     ];
     let name = NAMES.get(crate::json::key_index(key.as_bytes(), KEYS)).copied();
-    concat(&["gen_ai.request.", name.unwrap_or(key)])
+    field("gen_ai.request", name.unwrap_or(key))
 }
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
@@ -93,7 +92,7 @@ fn is_attribute_value(value: &Value) -> bool {
 fn add_response(attributes: &mut Fields, response: &Value) {
     for &key in &["id", "model"] {
         if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            attributes.str(&concat(&["gen_ai.response.", key]), text);
+            attributes.str(&field("gen_ai.response", key), text);
         }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
