@@ -17,6 +17,7 @@ use crate::json::Value;
 use crate::model::{Agent, Message};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 use crate::text;
+use wire::join;
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,7 @@ impl Api {
             3 => Ok(Api::OpenAiImages),
             _ => Err(Error::invalid_input(
                 "agent.model.apiType",
-                text::concat(&["unknown apiType `", other, "` (chat, responses, embedding, image)"]),
+                join("unknown apiType `", other, "` (chat, responses, embedding, image)"),
             )),
         }
     }

@@ -1,6 +1,6 @@
 //! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
 
-use super::wire::{self, Fields};
+use super::wire::{self, join, Fields};
 use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::json::value;
@@ -146,7 +146,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         None => default_base_url(provider).ok_or_else(|| {
             Error::invalid_input(
                 "options.baseUrl",
-                concat(&["provider `", provider, "` has no default address: give a baseUrl"]),
+                join("provider `", provider, "` has no default address: give a baseUrl"),
             )
         })?,
     };

@@ -224,6 +224,13 @@ pub(crate) fn field(path: &str, key: &str) -> String {
     concat(&[path, ".", key])
 }
 
+/// `a`, `b` and `c` joined: one out-of-line call for the messages and names made of three
+/// pieces, where `concat` at each site builds a list of the pieces first.
+#[inline(never)]
+pub(crate) fn join(a: &str, b: &str, c: &str) -> String {
+    concat(&[a, b, c])
+}
+
 /// `path[i]`, the path of an array element.
 #[inline(never)]
 pub(crate) fn index(path: &str, i: usize) -> String {

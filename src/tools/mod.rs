@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::agent::{Agent, Tool, ToolKind};
-use crate::request::wire::{field, get, index, Array, Fields, Object};
+use crate::request::wire::{field, get, index, join, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_value, to_schema, to_strict_schema, write_schema};
 use crate::text::concat;
@@ -148,7 +148,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &m
             Some(_) => {
                 return Err(Error::invalid_input(
                     field(&index(&field(path, "tools"), j), "inputSchema"),
-                    concat(&["mcp tool `", name, "`: inputSchema must be a JSON Schema object"]),
+                    join("mcp tool `", name, "`: inputSchema must be a JSON Schema object"),
                 ))
             }
         };

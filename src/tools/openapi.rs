@@ -9,9 +9,9 @@ use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
-use crate::request::wire::{field, get};
+use crate::request::wire::{field, get, join};
 use crate::schema::object_value;
-use crate::text::{concat, find, find_byte};
+use crate::text::{find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /// Where a parameter may be, as a `json::key_index` table.
@@ -55,7 +55,7 @@ pub(super) fn project(doc: &Value, path: &str, defs: &mut Vec<FunctionDef>) -> R
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
     let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
-        None => sanitise_name(&concat(&[method, "_", route])),
+        None => sanitise_name(&join(method, "_", route)),
     };
     let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
@@ -163,11 +163,7 @@ impl Resolver<'_> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
-                concat(&[
-                    "only local $refs can be resolved in a browser; `",
-                    reference,
-                    "` points outside the document",
-                ]),
+                join("only local $refs can be resolved in a browser; `", reference, "` points outside the document"),
             ));
         };
         if self.stack.iter().any(|r| r == reference) {
@@ -180,7 +176,7 @@ impl Resolver<'_> {
         let Some(target) = resolve_pointer(self.doc, pointer) else {
             return Err(Error::invalid_input(
                 self.path,
-                concat(&["$ref `", reference, "` points at nothing in the document"]),
+                join("$ref `", reference, "` points at nothing in the document"),
             ));
         };
         let mut resolved = target.clone();

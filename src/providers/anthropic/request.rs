@@ -14,9 +14,8 @@ use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{field, index, json as json_text, Array, Fields, Object};
+use crate::request::wire::{field, index, join, json as json_text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
-use crate::text::concat;
 use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
@@ -36,7 +35,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p
             let media_type = part.media_type.as_deref().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
-                    concat(&["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"]),
+                    join("a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"),
                 )
             })?;
             (media_type, part.value.as_str())
@@ -127,7 +126,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
-                concat(&["the arguments of tool call `", &call.id, "` are not a JSON object"]),
+                join("the arguments of tool call `", &call.id, "` are not a JSON object"),
             )
         })?;
         let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);

@@ -6,10 +6,9 @@ use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
+use crate::request::wire::{field, index, join, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
 use crate::schema::to_strict_schema;
-use crate::text::concat;
 use crate::tools::write_tools;
 
 /// Metadata keys a Chat message does not copy: the other formats' replay data
@@ -72,10 +71,7 @@ pub fn audio_format(media_type: &str) -> String {
 
 #[inline(never)]
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
-    Error::invalid_input(
-        field(path, "kind"),
-        concat(&["unknown content part kind `", kind, "` (text, image, audio, file)"]),
-    )
+    Error::invalid_input(field(path, "kind"), join("unknown content part kind `", kind, "` (text, image, audio, file)"))
 }
 
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
