@@ -218,10 +218,10 @@ impl Object {
     }
 }
 
-/// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
-#[inline(never)]
+/// `path.key`, the path of a field: a call of [`join`] (inlined, so no second function for it).
+#[inline]
 pub(crate) fn field(path: &str, key: &str) -> String {
-    concat(&[path, ".", key])
+    join(path, ".", key)
 }
 
 /// `a`, `b` and `c` joined: one out-of-line call for the messages and names made of three
