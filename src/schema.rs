@@ -9,8 +9,7 @@
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::Property;
-use crate::request::wire::{json as json_text, member, Array, Fields};
-use crate::text::concat;
+use crate::request::wire::{join, json as json_text, member, Array, Fields};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -276,7 +275,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         let kinds = match member(map, "type") {
             Some(Value::Array(kinds)) => kinds.as_slice(),
             Some(kind @ Value::String(_)) => std::slice::from_ref(kind),
-            _ => return concat(&[r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#]),
+            _ => return join(r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#),
         };
         // A type that is `"null"`, or lists it, stays as it is.
         if !kinds.iter().any(|k| k == "null") {

@@ -6,7 +6,6 @@ use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::{Agent, Message};
-use crate::text::concat;
 
 /// The `anthropic-version` header every Anthropic request carries.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -150,7 +149,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
             )
         })?,
     };
-    let url = concat(&[base.trim_end_matches('/'), endpoint(api)]);
+    let url = join(base.trim_end_matches('/'), endpoint(api), "");
 
     let mut headers = Vec::new();
     header(&mut headers, "Content-Type", "application/json");
@@ -158,7 +157,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         match (api, provider) {
             (Api::Anthropic, _) => header(&mut headers, "x-api-key", key),
             (_, "azure") => header(&mut headers, "api-key", key),
-            _ => header(&mut headers, "Authorization", &concat(&["Bearer ", key])),
+            _ => header(&mut headers, "Authorization", &join("Bearer ", key, "")),
         }
     }
     if api == Api::Anthropic {

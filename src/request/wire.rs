@@ -259,7 +259,7 @@ pub(crate) fn member<'v>(map: &'v Map, key: &str) -> Option<&'v Value> {
 /// values nested deeper than the reader allows (128).
 pub(crate) fn to_value(text: &str) -> Result<Value> {
     json::value::parse_value(text)
-        .map_err(|e| Error::invalid_input("agent", concat(&["the request body cannot be read back: ", &e.message()])))
+        .map_err(|e| Error::invalid_input("agent", join("the request body cannot be read back: ", &e.message(), "")))
 }
 
 #[cfg(test)]
