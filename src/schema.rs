@@ -269,7 +269,7 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     if nullable {
         if let Some(Value::Array(values)) = member(map, "enum") {
             if !values.contains(&Value::Null) {
-                out.set("enum", with_last(values, "null".to_owned()));
+                out.set("enum", with_last(values, "null"));
             }
         }
         let kinds = match member(map, "type") {
@@ -279,19 +279,19 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         };
         // A type that is `"null"`, or lists it, stays as it is.
         if !kinds.iter().any(|k| k == "null") {
-            out.set("type", with_last(kinds, r#""null""#.to_owned()));
+            out.set("type", with_last(kinds, r#""null""#));
         }
     }
     out.finish()
 }
 
 /// `values` and then `last` (JSON text), as a JSON array.
-fn with_last(values: &[Value], last: String) -> String {
+fn with_last(values: &[Value], last: &str) -> String {
     let mut written = Array::new();
     for value in values {
         written.value(value);
     }
-    written.push(last);
+    written.push(last.to_owned());
     written.finish()
 }
 

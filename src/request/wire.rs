@@ -224,8 +224,8 @@ pub(crate) fn field(path: &str, key: &str) -> String {
     join(path, ".", key)
 }
 
-/// `a`, `b` and `c` joined: one out-of-line call for the messages and names made of three
-/// pieces, where `concat` at each site builds a list of the pieces first.
+/// `a`, `b` and `c` joined (`c` empty for two pieces): one out-of-line call for the messages
+/// and names made of a few pieces, where `concat` at each site builds a list of them first.
 #[inline(never)]
 pub(crate) fn join(a: &str, b: &str, c: &str) -> String {
     concat(&[a, b, c])
