@@ -15,7 +15,6 @@ use crate::model::agent::{Agent, Tool, ToolKind};
 use crate::request::wire::{field, get, index, join, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_value, to_schema, to_strict_schema, write_schema};
-use crate::text::concat;
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -171,21 +170,14 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
         (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
         (None, Some(registered)) => (registered.parameters, registered.description),
         (None, None) => {
+            // `tool `N` has the custom kind `K` but no `parametersSchema`, and nothing is
+            // registered under `N` or `K` (see registerTool)`, joined in threes.
             let name = tool.name.as_str();
-            return Err(Error::invalid_input(
-                path,
-                concat(&[
-                    "tool `",
-                    name,
-                    "` has the custom kind `",
-                    kind,
-                    "` but no `parametersSchema`, and nothing is registered under `",
-                    name,
-                    "` or `",
-                    kind,
-                    "` (see registerTool)",
-                ]),
-            ));
+            let head = join("tool `", name, "` has the custom kind `");
+            let tried = join(name, "` or `", kind);
+            let tail =
+                join("` but no `parametersSchema`, and nothing is registered under `", &tried, "` (see registerTool)");
+            return Err(Error::invalid_input(path, join(&head, kind, &tail)));
         }
     };
     Ok(FunctionDef {
