@@ -23,17 +23,23 @@ pub fn json_type(kind: &str) -> &'static str {
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
 /// when no property is required.
 pub fn to_schema(properties: &[Property]) -> Value {
-    object_schema(properties, false, value::string("object"))
+    object_schema(properties, false)
 }
 
 /// The strict form of [`to_schema`] (DESIGN.md §3), for structured output and strict tools.
 pub fn to_strict_schema(properties: &[Property]) -> Value {
-    object_schema(properties, true, value::string("object"))
+    object_schema(properties, true)
+}
+
+/// [`to_schema`], or [`to_strict_schema`] when `strict`: one call for the tools, whose
+/// strictness is a flag.
+pub(crate) fn object_schema(properties: &[Property], strict: bool) -> Value {
+    typed_object_schema(properties, strict, value::string("object"))
 }
 
 /// `{type: kind, properties, required?}`; strict, every property is required, those that were
 /// optional made nullable as they are built (what [`make_nullable`] makes of them).
-fn object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
+fn typed_object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
     let mut props = Map::new();
     let mut required = Vec::new();
     for prop in properties {
@@ -75,7 +81,7 @@ fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
     let mut schema = match (&prop.properties, &prop.items) {
         // A strict object with no declared shape still may not grow keys the model invents.
         (nested, _) if prop.kind == "object" && (nested.is_some() || strict) => {
-            object_schema(nested.as_deref().unwrap_or_default(), strict, kind("object"))
+            typed_object_schema(nested.as_deref().unwrap_or_default(), strict, kind("object"))
         }
         (_, Some(items)) if prop.kind == "array" => {
             value::object([("type", kind("array")), ("items", property_schema(items, strict, false))])

@@ -14,7 +14,7 @@ use crate::json::{Map, Value};
 use crate::model::agent::{Agent, Tool, ToolKind};
 use crate::request::wire::{field, get, index, join, Array, Fields, Object};
 use crate::request::Api;
-use crate::schema::{make_strict, object_value, to_schema, to_strict_schema, write_schema};
+use crate::schema::{make_strict, object_schema, object_value, write_schema};
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -122,7 +122,7 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<
             return Ok(tool.strict);
         }
     };
-    let parameters = if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
+    let parameters = object_schema(properties, tool.strict);
     defs.push(FunctionDef {
         name: tool.name.clone(),
         description: description.cloned(),
