@@ -225,7 +225,9 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
     let mut was_required: Vec<&str> = Vec::new();
     if let Some(Value::Array(names)) = member(map, "required") {
         for name in names {
-            was_required.extend(name.as_str());
+            if let Some(name) = name.as_str() {
+                was_required.push(name);
+            }
         }
     }
     let props = match member(map, "properties") {
