@@ -75,8 +75,10 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         if crate::json::key_index(place.as_bytes(), PARAMETER_PLACES) == usize::MAX || properties.contains_key(name) {
             continue;
         }
-        let mut schema =
-            get(parameter, "schema").cloned().unwrap_or_else(|| value::object([("type", value::string("string"))]));
+        let mut schema = match get(parameter, "schema") {
+            Some(schema) => schema.clone(),
+            None => value::object([("type", value::string("string"))]),
+        };
         if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
             if !map.contains_key("description") {
                 map.insert("description".into(), text.clone());
