@@ -36,16 +36,16 @@ impl Api {
             return Ok(Api::Anthropic);
         }
         let other = agent.model.api_type();
-        match crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES) {
-            0 => Ok(Api::OpenAiChat),
-            1 => Ok(Api::OpenAiResponses),
-            2 => Ok(Api::OpenAiEmbeddings),
-            3 => Ok(Api::OpenAiImages),
-            _ => Err(Error::invalid_input(
-                "agent.model.apiType",
-                join("unknown apiType `", other, "` (chat, responses, embedding, image)"),
-            )),
-        }
+        // In the order of `API_TYPES`.
+        const APIS: [Api; 4] = [Api::OpenAiChat, Api::OpenAiResponses, Api::OpenAiEmbeddings, Api::OpenAiImages];
+        APIS.get(crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES)).copied().ok_or_else(
+            || {
+                Error::invalid_input(
+                    "agent.model.apiType",
+                    join("unknown apiType `", other, "` (chat, responses, embedding, image)"),
+                )
+            },
+        )
     }
 }
 
