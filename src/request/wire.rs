@@ -290,6 +290,21 @@ mod tests {
     }
 
     #[test]
+    fn arrays_written_in_place_and_joined_pieces_match_serde_json() {
+        let mut items = Array::new();
+        items.str("a\"b");
+        items.value(&json!({"k": [1, null, 1.5]}).into());
+        items.push("2".to_owned());
+        let written = Object::new().array("items", &items).str("z", "é").finish();
+        assert_eq!(written, json!({"items": ["a\"b", {"k": [1, null, 1.5]}, 2], "z": "é"}).to_string());
+        assert_eq!(Object::new().array("e", &Array::new()).finish(), r#"{"e":[]}"#);
+        assert_eq!(join("a", ".", "b"), "a.b");
+        assert_eq!(join("Bearer ", "k", ""), "Bearer k");
+        assert_eq!(field("messages[0]", "content"), "messages[0].content");
+        assert_eq!(index("agent.tools", 12), "agent.tools[12]");
+    }
+
+    #[test]
     fn objects_and_arrays_match_serde_json() {
         let written =
             Object::new().json("data", &array(vec![text("é"), json(&json!(null).into())])).str("type", "t").finish();
