@@ -59,7 +59,7 @@ impl RequestOptions {
         for (key, slot) in [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key)] {
             match map.get(key) {
                 None | Some(Value::Null) => {}
-                Some(Value::String(s)) => *slot = Some(s.clone()).filter(|s| !s.is_empty()),
+                Some(Value::String(s)) => *slot = (!s.is_empty()).then(|| s.clone()),
                 Some(_) => return Err(Error::invalid_input(wire::field("options", key), "expected a string")),
             }
         }
