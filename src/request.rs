@@ -14,9 +14,10 @@ pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};
 use crate::json::Value;
-use crate::model::{Agent, Message, ModelOptions};
+use crate::model::{Agent, Message};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
 use crate::text;
+use wire::join;
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,16 +36,16 @@ impl Api {
             return Ok(Api::Anthropic);
         }
         let other = agent.model.api_type();
-        match crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES) {
-            0 => Ok(Api::OpenAiChat),
-            1 => Ok(Api::OpenAiResponses),
-            2 => Ok(Api::OpenAiEmbeddings),
-            3 => Ok(Api::OpenAiImages),
-            _ => Err(Error::invalid_input(
-                "agent.model.apiType",
-                text::concat(&["unknown apiType `", other, "` (chat, responses, embedding, image)"]),
-            )),
-        }
+        // In the order of `API_TYPES`.
+        const APIS: [Api; 4] = [Api::OpenAiChat, Api::OpenAiResponses, Api::OpenAiEmbeddings, Api::OpenAiImages];
+        APIS.get(crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES)).copied().ok_or_else(
+            || {
+                Error::invalid_input(
+                    "agent.model.apiType",
+                    join("unknown apiType `", other, "` (chat, responses, embedding, image)"),
+                )
+            },
+        )
     }
 }
 
@@ -66,13 +67,17 @@ pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wir
     if agent.model.id.is_empty() {
         return Err(Error::invalid_input("agent.model.id", "the model id is required"));
     }
-    match Api::of(agent)? {
-        Api::OpenAiChat => openai_chat::request::build(agent, messages),
-        Api::OpenAiResponses => openai_responses::request::build(agent, messages),
-        Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages),
-        Api::OpenAiImages => openai_images::request::build(agent, messages),
-        Api::Anthropic => anthropic::request::build(agent, messages),
-    }
+    let api = Api::of(agent)?;
+    let mut body = wire::Fields::new();
+    body.str("model", &agent.model.id);
+    match api {
+        Api::OpenAiChat => openai_chat::request::build(agent, messages, &mut body),
+        Api::OpenAiResponses => openai_responses::request::build(agent, messages, &mut body),
+        Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages, &mut body),
+        Api::OpenAiImages => openai_images::request::build(agent, messages, &mut body),
+        Api::Anthropic => anthropic::request::build(agent, messages, &mut body),
+    }?;
+    Ok(body)
 }
 
 /// [`build_chat_args`] from JSON inputs, read with exact error paths (`agent.…`, `messages[i].…`).
@@ -85,14 +90,6 @@ pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
     let rest = url.strip_prefix("data:")?;
     let comma = text::find_byte(rest, b',')?;
     Some((text::until(&rest[..comma], b';'), &rest[comma + 1..]))
-}
-
-/// `parallel_tool_calls` from `allowMultipleToolCalls`, for OpenAI requests that have tools
-/// (the API rejects it without them).
-pub(crate) fn parallel_tool_calls(body: &mut wire::Fields, options: &ModelOptions) {
-    if let Some(allow) = options.allow_multiple_tool_calls {
-        body.bool("parallel_tool_calls", allow);
-    }
 }
 
 /// The text of system and developer messages, joined by blank lines: the top-level

@@ -9,8 +9,7 @@
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::Property;
-use crate::request::wire::{json as json_text, member, text, Array, Fields};
-use crate::text::concat;
+use crate::request::wire::{join, json as json_text, member, Array, Fields};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -24,17 +23,23 @@ pub fn json_type(kind: &str) -> &'static str {
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
 /// when no property is required.
 pub fn to_schema(properties: &[Property]) -> Value {
-    object_schema(properties, false, value::string("object"))
+    object_schema(properties, false)
 }
 
 /// The strict form of [`to_schema`] (DESIGN.md §3), for structured output and strict tools.
 pub fn to_strict_schema(properties: &[Property]) -> Value {
-    object_schema(properties, true, value::string("object"))
+    object_schema(properties, true)
+}
+
+/// [`to_schema`], or [`to_strict_schema`] when `strict`: one call for the tools, whose
+/// strictness is a flag.
+pub(crate) fn object_schema(properties: &[Property], strict: bool) -> Value {
+    typed_object_schema(properties, strict, value::string("object"))
 }
 
 /// `{type: kind, properties, required?}`; strict, every property is required, those that were
 /// optional made nullable as they are built (what [`make_nullable`] makes of them).
-fn object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
+fn typed_object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
     let mut props = Map::new();
     let mut required = Vec::new();
     for prop in properties {
@@ -43,9 +48,16 @@ fn object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
             required.push(Value::String(prop.name.clone()));
         }
     }
+    object_value(kind, props, required, strict)
+}
+
+/// `{type: kind, properties, required?}`, closed with `additionalProperties: false` when
+/// `strict`; `required` is left out when empty. (The OpenAPI operations and the empty schema
+/// are built with it too.)
+pub(crate) fn object_value(kind: Value, properties: Map, required: Vec<Value>, strict: bool) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), kind);
-    schema.insert("properties".into(), Value::Object(props));
+    schema.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
@@ -67,16 +79,13 @@ fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
         }
     };
     let mut schema = match (&prop.properties, &prop.items) {
-        (Some(nested), _) if prop.kind == "object" => object_schema(nested, strict, kind("object")),
+        // A strict object with no declared shape still may not grow keys the model invents.
+        (nested, _) if prop.kind == "object" && (nested.is_some() || strict) => {
+            typed_object_schema(nested.as_deref().unwrap_or_default(), strict, kind("object"))
+        }
         (_, Some(items)) if prop.kind == "array" => {
             value::object([("type", kind("array")), ("items", property_schema(items, strict, false))])
         }
-        // A strict object with no declared shape still may not grow keys the model invents.
-        _ if prop.kind == "object" && strict => value::object([
-            ("type", kind("object")),
-            ("properties", Value::Object(Map::new())),
-            ("additionalProperties", Value::Bool(false)),
-        ]),
         _ => value::object([("type", kind(json_type(&prop.kind)))]),
     };
     if let Value::Object(map) = &mut schema {
@@ -180,64 +189,84 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
     // The members written again below are not copied first: a strict object's `properties`
     // would otherwise be written as text at every level of nesting and thrown away, and an
-    // emptied `required` would need taking out.
-    let rewritten = |key: &str, value: &Value| match key {
-        "properties" => strict_object || (!bound.is_empty() && value.is_object()),
-        "required" => strict_object || (!bound.is_empty() && value.is_array()),
-        "additionalProperties" => strict_object,
-        "items" => strict,
-        "anyOf" | "oneOf" | "allOf" => strict && value.is_array(),
-        "$defs" | "definitions" => strict && value.is_object(),
-        _ => false,
-    };
+    // emptied `required` would need taking out. Strict, the subschemas (`items`, the
+    // combinators, the definitions) are written strict in their place.
+    const KEYS: &str = "properties required additionalProperties items anyOf oneOf allOf $defs definitions";
     let mut out = Fields::new();
     for (key, value) in map {
-        if !rewritten(key, value) {
-            out.set(key, json_text(value));
+        let at = crate::json::key_index(key.as_bytes(), KEYS);
+        let rewritten = match at {
+            0 => strict_object || (!bound.is_empty() && value.is_object()),
+            1 => strict_object || (!bound.is_empty() && value.is_array()),
+            2 => strict_object,
+            _ => false,
+        };
+        if rewritten {
+            continue;
+        }
+        let written = match value {
+            _ if strict && at == 3 => write_schema(value, true, false, &unbound),
+            Value::Array(options) if strict && (4..=6).contains(&at) => {
+                let mut written = Array::new();
+                for option in options {
+                    written.push(write_schema(option, true, false, &unbound));
+                }
+                written.finish()
+            }
+            Value::Object(defs) if strict && (7..=8).contains(&at) => {
+                let mut written = Fields::new();
+                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
+                written.finish()
+            }
+            _ => json_text(value),
+        };
+        out.set(key, written);
+    }
+    let mut was_required: Vec<&str> = Vec::new();
+    if let Some(Value::Array(names)) = member(map, "required") {
+        for name in names {
+            if let Some(name) = name.as_str() {
+                was_required.push(name);
+            }
         }
     }
-    if strict_object {
-        let mut was_required: Vec<&str> = Vec::new();
-        if let Some(Value::Array(names)) = member(map, "required") {
-            for name in names {
-                was_required.extend(name.as_str());
-            }
-        }
+    let props = match member(map, "properties") {
+        Some(Value::Object(props)) => Some(props),
+        _ => None,
+    };
+    // Not strict, a property is written as it is (`write_schema` then writes what `json` does).
+    if strict_object || (props.is_some() && !bound.is_empty()) {
         let mut properties = Fields::new();
-        // The names as JSON text: the declared ones first, in their order, then the others.
-        let mut required = Array::new();
-        if let Some(Value::Object(props)) = member(map, "properties") {
-            for (name, sub) in props.iter().filter(|(name, _)| !bound.contains_key(name)) {
-                let optional = !was_required.contains(&name.as_str());
-                properties.set(name, write_schema(sub, true, optional, &unbound));
-            }
-            for &name in &was_required {
-                if props.contains_key(name) && !bound.contains_key(name) {
-                    required.push(text(name));
-                }
-            }
-            for name in props.keys() {
-                if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
-                    required.push(text(name));
-                }
-            }
+        for (name, sub) in props.unwrap_or(&unbound).iter().filter(|(name, _)| !bound.contains_key(name)) {
+            let optional = !was_required.contains(&name.as_str());
+            properties.set(name, write_schema(sub, strict_object, strict_object && optional, &unbound));
         }
         out.set("properties", properties.finish());
+    }
+    if strict_object {
+        let props = props.unwrap_or(&unbound);
+        // The names as JSON text: the declared ones first, in their order, then the others.
+        let mut required = Array::new();
+        for &name in &was_required {
+            if props.contains_key(name) && !bound.contains_key(name) {
+                required.str(name);
+            }
+        }
+        for name in props.keys() {
+            if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
+                required.str(name);
+            }
+        }
         if bound.is_empty() || !required.is_empty() {
             out.set("required", required.finish());
         }
         out.bool("additionalProperties", false);
     } else if !bound.is_empty() {
-        if let Some(Value::Object(props)) = member(map, "properties") {
-            let mut properties = Fields::new();
-            props.iter().filter(|(name, _)| !bound.contains_key(name)).for_each(|(k, v)| properties.value(k, v));
-            out.set("properties", properties.finish());
-        }
         if let Some(Value::Array(names)) = member(map, "required") {
             let mut kept = Array::new();
             for name in names {
                 if !matches!(name.as_str(), Some(n) if bound.contains_key(n)) {
-                    kept.push(json_text(name));
+                    kept.value(name);
                 }
             }
             if !kept.is_empty() {
@@ -245,51 +274,32 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             }
         }
     }
-    if strict {
-        if let Some(items) = member(map, "items") {
-            out.set("items", write_schema(items, true, false, &unbound));
-        }
-        for &key in &["anyOf", "oneOf", "allOf"] {
-            if let Some(Value::Array(options)) = member(map, key) {
-                let mut written = Array::new();
-                for option in options {
-                    written.push(write_schema(option, true, false, &unbound));
-                }
-                out.set(key, written.finish());
-            }
-        }
-        for &key in &["$defs", "definitions"] {
-            if let Some(Value::Object(defs)) = member(map, key) {
-                let mut written = Fields::new();
-                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
-                out.set(key, written.finish());
-            }
-        }
-    }
     if nullable {
-        if let Some(Value::Array(values)) =
-            member(map, "enum").filter(|v| !v.as_array().is_some_and(|a| a.contains(&Value::Null)))
-        {
-            out.set("enum", with_last(values, "null".to_owned()));
+        if let Some(Value::Array(values)) = member(map, "enum") {
+            if !values.contains(&Value::Null) {
+                out.set("enum", with_last(values, "null"));
+            }
         }
-        match member(map, "type") {
-            Some(Value::String(kind)) if kind == "null" => {}
-            Some(Value::String(kind)) => out.set("type", concat(&["[", &text(kind), ",\"null\"]"])),
-            Some(Value::Array(kinds)) if kinds.iter().any(|k| k == "null") => {}
-            Some(Value::Array(kinds)) => out.set("type", with_last(kinds, r#""null""#.to_owned())),
-            _ => return concat(&[r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#]),
+        let kinds = match member(map, "type") {
+            Some(Value::Array(kinds)) => kinds.as_slice(),
+            Some(kind @ Value::String(_)) => std::slice::from_ref(kind),
+            _ => return join(r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#),
+        };
+        // A type that is `"null"`, or lists it, stays as it is.
+        if !kinds.iter().any(|k| k == "null") {
+            out.set("type", with_last(kinds, r#""null""#));
         }
     }
     out.finish()
 }
 
 /// `values` and then `last` (JSON text), as a JSON array.
-fn with_last(values: &[Value], last: String) -> String {
+fn with_last(values: &[Value], last: &str) -> String {
     let mut written = Array::new();
     for value in values {
-        written.push(json_text(value));
+        written.value(value);
     }
-    written.push(last);
+    written.push(last.to_owned());
     written.finish()
 }
 

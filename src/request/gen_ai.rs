@@ -4,29 +4,17 @@
 use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::Agent;
-use crate::request::wire::{get, text, to_value, Array, Fields};
+use crate::request::wire::{field, get, text, to_value, Array, Fields};
 use crate::request::Api;
-use crate::text::concat;
 
 /// Request keys that are the conversation or its machinery, not options.
 const NOT_OPTIONS: &str =
     "model messages input instructions system prompt tools tool_choice response_format text stream stream_options";
 
-/// The semantic-convention name of a request option, where one exists.
-fn option_attribute(key: &str) -> String {
-    const KEYS: &str = "max_completion_tokens max_tokens max_output_tokens stop stop_sequences n encoding_format";
-    const NAMES: [&str; 7] = [
-        "max_tokens",
-        "max_tokens",
-        "max_tokens",
-        "stop_sequences",
-        "stop_sequences",
-        "choice.count",
-        "encoding_formats",
-    ];
-    let name = NAMES.get(crate::json::key_index(key.as_bytes(), KEYS)).copied();
-    concat(&["gen_ai.request.", name.unwrap_or(key)])
-}
+/// Request options that have a semantic-convention name (`OPTION_NAMES`, in order).
+const OPTION_KEYS: &str = "max_completion_tokens max_tokens max_output_tokens stop stop_sequences n encoding_format";
+const OPTION_NAMES: [&str; 7] =
+    ["max_tokens", "max_tokens", "max_tokens", "stop_sequences", "stop_sequences", "choice.count", "encoding_formats"];
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
 /// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from the response (a provider body or a `FinalMessage`) the usage,
@@ -62,14 +50,16 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
     if let Value::Object(body) = request {
         for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX)
         {
-            match (key.as_str(), value) {
-                // The conventions define these as arrays.
-                ("stop" | "encoding_format", Value::String(s)) => {
+            let at = crate::json::key_index(key.as_bytes(), OPTION_KEYS);
+            let attribute = field("gen_ai.request", OPTION_NAMES.get(at).copied().unwrap_or(key));
+            match value {
+                // The conventions define these as arrays: `stop` and `encoding_format`.
+                Value::String(s) if at == 3 || at == 6 => {
                     let mut one = Array::new();
-                    one.push(text(s));
-                    attributes.set(&option_attribute(key), one.finish())
+                    one.str(s);
+                    attributes.set(&attribute, one.finish())
                 }
-                (_, value) if is_attribute_value(value) => attributes.value(&option_attribute(key), value),
+                value if is_attribute_value(value) => attributes.value(&attribute, value),
                 _ => {}
             }
         }
@@ -92,7 +82,7 @@ fn is_attribute_value(value: &Value) -> bool {
 fn add_response(attributes: &mut Fields, response: &Value) {
     for &key in &["id", "model"] {
         if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            attributes.str(&concat(&["gen_ai.response.", key]), text);
+            attributes.str(&field("gen_ai.response", key), text);
         }
     }
     if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
@@ -134,7 +124,7 @@ fn finish_reasons(response: &Value) -> Array {
     } else if get(response, "object").and_then(Value::as_str) == Some("response") {
         let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
         if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
-            reasons.push(text(status));
+            reasons.str(status);
         }
     }
     reasons

@@ -1,12 +1,11 @@
 //! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
 
-use super::wire::{self, Fields};
+use super::wire::{self, join, Fields};
 use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::{Agent, Message};
-use crate::text::concat;
 
 /// The `anthropic-version` header every Anthropic request carries.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -50,7 +49,7 @@ impl RequestOptions {
             Some(Value::Object(headers)) => {
                 for (name, value) in headers {
                     let Value::String(value) = value else {
-                        return Err(Error::invalid_input(concat(&["options.headers.", name]), "expected a string"));
+                        return Err(Error::invalid_input(wire::field("options.headers", name), "expected a string"));
                     };
                     options.headers.push((name.clone(), value.clone()));
                 }
@@ -60,8 +59,8 @@ impl RequestOptions {
         for (key, slot) in [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key)] {
             match map.get(key) {
                 None | Some(Value::Null) => {}
-                Some(Value::String(s)) => *slot = Some(s.clone()).filter(|s| !s.is_empty()),
-                Some(_) => return Err(Error::invalid_input(concat(&["options.", key]), "expected a string")),
+                Some(Value::String(s)) => *slot = (!s.is_empty()).then(|| s.clone()),
+                Some(_) => return Err(Error::invalid_input(wire::field("options", key), "expected a string")),
             }
         }
         Ok(options)
@@ -146,11 +145,11 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         None => default_base_url(provider).ok_or_else(|| {
             Error::invalid_input(
                 "options.baseUrl",
-                concat(&["provider `", provider, "` has no default address: give a baseUrl"]),
+                join("provider `", provider, "` has no default address: give a baseUrl"),
             )
         })?,
     };
-    let url = concat(&[base.trim_end_matches('/'), endpoint(api)]);
+    let url = join(base.trim_end_matches('/'), endpoint(api), "");
 
     let mut headers = Vec::new();
     header(&mut headers, "Content-Type", "application/json");
@@ -158,7 +157,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         match (api, provider) {
             (Api::Anthropic, _) => header(&mut headers, "x-api-key", key),
             (_, "azure") => header(&mut headers, "api-key", key),
-            _ => header(&mut headers, "Authorization", &concat(&["Bearer ", key])),
+            _ => header(&mut headers, "Authorization", &join("Bearer ", key, "")),
         }
     }
     if api == Api::Anthropic {

@@ -66,8 +66,7 @@ impl Fields {
     /// The object as JSON text, keys in sorted order.
     #[inline(never)]
     pub(crate) fn finish(self) -> String {
-        let mut out = String::with_capacity(self.0.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>() + 2);
-        out.push('{');
+        let mut out = String::from("{");
         for (i, (key, value)) in self.0.iter().enumerate() {
             if i > 0 {
                 out.push(',');
@@ -95,7 +94,7 @@ pub(crate) fn json(value: &Value) -> String {
 /// An array of values already written as JSON text. It takes a `Vec` rather than any
 /// iterator: one instance for every caller, where a generic one was instantiated per iterator
 /// type.
-#[inline(never)]
+#[cfg(test)]
 pub(crate) fn array(items: Vec<String>) -> String {
     let mut out = Array::new();
     for item in items {
@@ -118,10 +117,28 @@ impl Array {
     #[inline(never)]
     pub(crate) fn push(&mut self, json: String) {
         debug_assert!(!json.is_empty(), "an empty array item");
+        self.comma();
+        self.0.push_str(&json);
+    }
+
+    /// Appends the string `value` (written in place: no JSON text built apart and copied).
+    #[inline(never)]
+    pub(crate) fn str(&mut self, value: &str) {
+        self.comma();
+        write::string(&mut self.0, value);
+    }
+
+    /// Appends a carried-in value, as `serde_json` writes it.
+    #[inline(never)]
+    pub(crate) fn value(&mut self, value: &Value) {
+        self.comma();
+        write::value(&mut self.0, value);
+    }
+
+    fn comma(&mut self) {
         if self.0.len() > 1 {
             self.0.push(',');
         }
-        self.0.push_str(&json);
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -183,6 +200,16 @@ impl Object {
         self
     }
 
+    /// Adds `key` with the array `items` (read in place: the array is not finished apart and
+    /// copied).
+    #[inline(never)]
+    pub(crate) fn array(mut self, key: &'static str, items: &Array) -> Self {
+        self.key(key);
+        self.out.push_str(&items.0);
+        self.out.push(']');
+        self
+    }
+
     /// The object as JSON text.
     #[inline(never)]
     pub(crate) fn finish(mut self) -> String {
@@ -191,17 +218,23 @@ impl Object {
     }
 }
 
-/// `path.key`, the path of a field (one shared helper instead of a `format!` per call site).
-#[inline(never)]
+/// `path.key`, the path of a field: a call of [`join`] (inlined, so no second function for it).
+#[inline]
 pub(crate) fn field(path: &str, key: &str) -> String {
-    concat(&[path, ".", key])
+    join(path, ".", key)
+}
+
+/// `a`, `b` and `c` joined (`c` empty for two pieces): one out-of-line call for the messages
+/// and names made of a few pieces, where `concat` at each site builds a list of them first.
+#[inline(never)]
+pub(crate) fn join(a: &str, b: &str, c: &str) -> String {
+    concat(&[a, b, c])
 }
 
 /// `path[i]`, the path of an array element.
 #[inline(never)]
 pub(crate) fn index(path: &str, i: usize) -> String {
-    let mut out = String::with_capacity(path.len() + 4);
-    out.push_str(path);
+    let mut out = path.to_owned();
     out.push('[');
     write::uint(&mut out, i as u64);
     out.push(']');
@@ -226,7 +259,7 @@ pub(crate) fn member<'v>(map: &'v Map, key: &str) -> Option<&'v Value> {
 /// values nested deeper than the reader allows (128).
 pub(crate) fn to_value(text: &str) -> Result<Value> {
     json::value::parse_value(text)
-        .map_err(|e| Error::invalid_input("agent", concat(&["the request body cannot be read back: ", &e.message()])))
+        .map_err(|e| Error::invalid_input("agent", join("the request body cannot be read back: ", &e.message(), "")))
 }
 
 #[cfg(test)]
@@ -254,6 +287,21 @@ mod tests {
         let floats: Vec<u64> = back["f"].as_array().unwrap().iter().map(|f| f.as_f64().unwrap().to_bits()).collect();
         assert_eq!(floats, numbers.map(f64::to_bits));
         assert!(back["f"][5].is_f64() && back["f"][6].is_f64() && back["i"][2].is_i64());
+    }
+
+    #[test]
+    fn arrays_written_in_place_and_joined_pieces_match_serde_json() {
+        let mut items = Array::new();
+        items.str("a\"b");
+        items.value(&json!({"k": [1, null, 1.5]}).into());
+        items.push("2".to_owned());
+        let written = Object::new().array("items", &items).str("z", "é").finish();
+        assert_eq!(written, json!({"items": ["a\"b", {"k": [1, null, 1.5]}, 2], "z": "é"}).to_string());
+        assert_eq!(Object::new().array("e", &Array::new()).finish(), r#"{"e":[]}"#);
+        assert_eq!(join("a", ".", "b"), "a.b");
+        assert_eq!(join("Bearer ", "k", ""), "Bearer k");
+        assert_eq!(field("messages[0]", "content"), "messages[0].content");
+        assert_eq!(index("agent.tools", 12), "agent.tools[12]");
     }
 
     #[test]

@@ -11,11 +11,10 @@ pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTo
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
-use crate::model::agent::{Tool, ToolKind};
-use crate::request::wire::{field, get, index, Array, Fields, Object};
+use crate::model::agent::{Agent, Tool, ToolKind};
+use crate::request::wire::{field, get, index, join, Array, Fields, Object};
 use crate::request::Api;
-use crate::schema::{make_strict, to_schema, to_strict_schema, write_schema};
-use crate::text::concat;
+use crate::schema::{make_strict, object_schema, object_value, write_schema};
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -35,14 +34,14 @@ pub struct FunctionDef<P = Value> {
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
-        for mut def in projected {
+        let start = defs.len();
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs)?;
+        for def in defs.get_mut(start..).unwrap_or_default() {
             if make_strict_now {
                 make_strict(&mut def.parameters);
                 def.strict = true;
             }
             strip_bindings(&mut def.parameters, &tool.bindings);
-            defs.push(def);
         }
     }
     Ok(defs)
@@ -50,13 +49,21 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
 /// parameters as it is written, so no schema is copied and changed. Each definition is put in
-/// the envelope of `api`; the result is the request's `tools` array, `None` when empty.
-pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
+/// the envelope of `api`, and the array set as the request's `tools`, with the API's
+/// parallel-calls option from `allowMultipleToolCalls` (OpenAI `parallel_tool_calls`,
+/// Anthropic `tool_choice.disable_parallel_tool_use`). Without tools nothing is set: the APIs
+/// reject the option without them.
+pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<()> {
+    let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
+    // One list for every tool's definitions, emptied before each: iterated by reference, with
+    // no list built and dropped per tool.
+    let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
-        let (projected, make_strict_now) = project_tool(tool, &index("agent.tools", i))?;
-        for def in projected {
+        projected.clear();
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected)?;
+        for def in &projected {
             // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
             let mut function = Fields::new();
             function.str("name", &def.name);
@@ -78,38 +85,57 @@ pub(crate) fn write_tools(tools: &[Tool], api: Api) -> Result<Option<String>> {
             });
         }
     }
-    Ok(Some(written).filter(|w| !w.is_empty()).map(Array::finish))
+    if written.is_empty() {
+        return Ok(());
+    }
+    body.set("tools", written.finish());
+    let allow = agent.model.options.allow_multiple_tool_calls;
+    if anthropic {
+        if allow == Some(false) {
+            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
+        }
+    } else if let Some(allow) = allow {
+        body.bool("parallel_tool_calls", allow);
+    }
+    Ok(())
 }
 
-/// §7.1.3 `project_tool`: one tool → its function definitions, and whether their schemas (which
-/// arrived as JSON Schema: MCP, OpenAPI, custom) must still be made strict. Schemas made from
-/// Property lists are strict already when the tool is.
-fn project_tool(tool: &Tool, path: &str) -> Result<(Vec<FunctionDef>, bool)> {
+/// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether
+/// their schemas (which arrived as JSON Schema: MCP, OpenAPI, custom) must still be made
+/// strict. Schemas made from Property lists are strict already when the tool is.
+fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<bool> {
     let (description, properties) = match &tool.kind {
         ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
             (tool.description.as_ref().or(child_description.as_ref()), child_inputs)
         }
         ToolKind::Mcp { allowed_tools, tools, .. } => {
-            return Ok((project_mcp(allowed_tools.as_deref(), tools, path)?, tool.strict))
+            project_mcp(allowed_tools.as_deref(), tools, path, defs)?;
+            return Ok(tool.strict);
         }
         ToolKind::OpenApi { specification } => {
-            return Ok((openapi::project(specification, &field(path, "specification"))?, tool.strict))
+            openapi::project(specification, &field(path, "specification"), defs)?;
+            return Ok(tool.strict);
         }
         ToolKind::Custom { kind, parameters_schema } => {
-            return Ok((vec![project_custom(tool, kind, parameters_schema.as_ref(), path)?], tool.strict))
+            defs.push(project_custom(tool, kind, parameters_schema.as_ref(), path)?);
+            return Ok(tool.strict);
         }
     };
-    let parameters = if tool.strict { to_strict_schema(properties) } else { to_schema(properties) };
-    let def =
-        FunctionDef { name: tool.name.clone(), description: description.cloned(), parameters, strict: tool.strict };
-    Ok((vec![def], false))
+    let parameters = object_schema(properties, tool.strict);
+    defs.push(FunctionDef {
+        name: tool.name.clone(),
+        description: description.cloned(),
+        parameters,
+        strict: tool.strict,
+    });
+    Ok(false)
 }
 
 /// The carried `tools/list` result, filtered by `allowedTools` (an empty list filters nothing,
-/// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters.
-fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Result<Vec<FunctionDef>> {
-    let mut defs = Vec::new();
+/// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters, pushed
+/// onto `defs`.
+fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
     for (j, item) in tools.iter().enumerate() {
         let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
         if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
@@ -121,7 +147,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             Some(_) => {
                 return Err(Error::invalid_input(
                     field(&index(&field(path, "tools"), j), "inputSchema"),
-                    concat(&["mcp tool `", name, "`: inputSchema must be a JSON Schema object"]),
+                    join("mcp tool `", name, "`: inputSchema must be a JSON Schema object"),
                 ))
             }
         };
@@ -133,7 +159,7 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str) -> Resul
             strict: false,
         });
     }
-    Ok(defs)
+    Ok(())
 }
 
 /// A custom kind: the inline `parametersSchema`, else the registry entry under the tool's name
@@ -144,21 +170,14 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
         (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
         (None, Some(registered)) => (registered.parameters, registered.description),
         (None, None) => {
+            // `tool `N` has the custom kind `K` but no `parametersSchema`, and nothing is
+            // registered under `N` or `K` (see registerTool)`, joined in threes.
             let name = tool.name.as_str();
-            return Err(Error::invalid_input(
-                path,
-                concat(&[
-                    "tool `",
-                    name,
-                    "` has the custom kind `",
-                    kind,
-                    "` but no `parametersSchema`, and nothing is registered under `",
-                    name,
-                    "` or `",
-                    kind,
-                    "` (see registerTool)",
-                ]),
-            ));
+            let head = join("tool `", name, "` has the custom kind `");
+            let tried = join(name, "` or `", kind);
+            let tail =
+                join("` but no `parametersSchema`, and nothing is registered under `", &tried, "` (see registerTool)");
+            return Err(Error::invalid_input(path, join(&head, kind, &tail)));
         }
     };
     Ok(FunctionDef {
@@ -171,7 +190,7 @@ fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -
 
 /// A schema that takes no arguments.
 pub(crate) fn empty_schema() -> Value {
-    value::object([("type", value::string("object")), ("properties", Value::Object(Map::new()))])
+    object_value(value::string("object"), Map::new(), Vec::new(), false)
 }
 
 /// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter

@@ -9,8 +9,9 @@ use super::FunctionDef;
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
-use crate::request::wire::{field, get};
-use crate::text::{concat, find, find_byte};
+use crate::request::wire::{field, get, join};
+use crate::schema::object_value;
+use crate::text::{find, find_byte};
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /// Where a parameter may be, as a `json::key_index` table.
@@ -31,47 +32,41 @@ struct Resolver<'a> {
     budget: usize,
 }
 
-/// Every operation of `doc` as a function definition; errors are at `path`.
-pub(super) fn project(doc: &Value, path: &str) -> Result<Vec<FunctionDef>> {
+/// Every operation of `doc` as a function definition, pushed onto `defs`; errors are at `path`.
+pub(super) fn project(doc: &Value, path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
     let Some(Value::Object(paths)) = get(doc, "paths") else {
         return Err(Error::invalid_input(field(path, "paths"), "the OpenAPI document has no `paths` object"));
     };
     let mut resolver = Resolver { doc, path, stack: Vec::new(), budget: NODE_BUDGET };
-    let mut defs = Vec::new();
     for (route, item) in paths {
         let mut item = item.clone();
         resolver.resolve(&mut item)?;
-        let shared = get(&item, "parameters").cloned().unwrap_or(Value::Null);
+        let shared = get(&item, "parameters").unwrap_or(&Value::Null);
         for method in METHODS {
             if let Some(operation) = get(&item, method).filter(|o| o.is_object()) {
-                defs.push(operation_def(method, route, operation, &shared));
+                defs.push(operation_def(method, route, operation, shared));
             }
         }
     }
-    Ok(defs)
+    Ok(())
 }
 
 /// One operation of a path item whose refs are already inlined.
 fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -> FunctionDef {
     let name = match get(operation, "operationId").and_then(Value::as_str).filter(|id| !id.is_empty()) {
         Some(id) => id.to_owned(),
-        None => sanitise_name(&concat(&[method, "_", route])),
+        None => sanitise_name(&join(method, "_", route)),
     };
     let text = |key| get(operation, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned);
     let description = text("summary").or_else(|| text("description"));
 
     let mut properties = Map::new();
     let mut required = Vec::new();
-    // Operation-level parameters override path-level ones with the same name and place.
-    let mut parameters: Vec<&Value> = Vec::new();
-    for list in [get(operation, "parameters").unwrap_or(&Value::Null), shared] {
-        for parameter in list.as_array().map(Vec::as_slice).unwrap_or_default() {
-            if !parameters.iter().any(|p| name_and_place(p) == name_and_place(parameter)) {
-                parameters.push(parameter);
-            }
-        }
-    }
-    for parameter in &parameters {
+    // Operation-level parameters come first, so they override path-level ones: a later parameter
+    // with the name of one already taken is skipped. (That covers the same name and place: a
+    // parameter identical in both to an earlier one that was not taken is not taken either.)
+    let lists = [get(operation, "parameters").unwrap_or(&Value::Null), shared];
+    for parameter in lists.iter().flat_map(|list| list.as_array().map(Vec::as_slice).unwrap_or_default()) {
         let (Some(name), Some(place)) =
             (get(parameter, "name").and_then(Value::as_str), get(parameter, "in").and_then(Value::as_str))
         else {
@@ -80,15 +75,17 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         if crate::json::key_index(place.as_bytes(), PARAMETER_PLACES) == usize::MAX || properties.contains_key(name) {
             continue;
         }
-        let mut schema =
-            get(parameter, "schema").cloned().unwrap_or_else(|| value::object([("type", value::string("string"))]));
+        let mut schema = match get(parameter, "schema") {
+            Some(schema) => schema.clone(),
+            None => value::object([("type", value::string("string"))]),
+        };
         if let (Value::Object(map), Some(text)) = (&mut schema, get(parameter, "description")) {
             if !map.contains_key("description") {
                 map.insert("description".into(), text.clone());
             }
         }
         properties.insert(name.to_owned(), schema);
-        if place == "path" || get(parameter, "required") == Some(&Value::Bool(true)) {
+        if place == "path" || matches!(get(parameter, "required"), Some(Value::Bool(true))) {
             required.push(Value::String(name.to_owned()));
         }
     }
@@ -96,18 +93,8 @@ fn operation_def(method: &str, route: &str, operation: &Value, shared: &Value) -
         add_body(body, &mut properties, &mut required);
     }
 
-    let mut parameters = Map::new();
-    parameters.insert("type".into(), value::string("object"));
-    parameters.insert("properties".into(), Value::Object(properties));
-    if !required.is_empty() {
-        parameters.insert("required".into(), Value::Array(required));
-    }
-    FunctionDef { name, description, parameters: Value::Object(parameters), strict: false }
-}
-
-/// What identifies a parameter: its `name` and `in`.
-fn name_and_place(parameter: &Value) -> (Option<&Value>, Option<&Value>) {
-    (get(parameter, "name"), get(parameter, "in"))
+    let parameters = object_value(value::string("object"), properties, required, false);
+    FunctionDef { name, description, parameters, strict: false }
 }
 
 /// Merges the JSON request body: an object's properties become parameters; any other body
@@ -118,7 +105,7 @@ fn add_body(body: &Value, properties: &mut Map, required: &mut Vec<Value>) {
         .get("application/json")
         .or_else(|| content.iter().find(|(media, _)| find(media, "json").is_some()).map(|(_, v)| v));
     let Some(schema) = json_media.and_then(|m| get(m, "schema")) else { return };
-    let body_required = get(body, "required") == Some(&Value::Bool(true));
+    let body_required = matches!(get(body, "required"), Some(Value::Bool(true)));
     match get(schema, "properties") {
         Some(Value::Object(props)) => {
             let inner_required = match get(schema, "required") {
@@ -178,11 +165,7 @@ impl Resolver<'_> {
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
                 self.path,
-                concat(&[
-                    "only local $refs can be resolved in a browser; `",
-                    reference,
-                    "` points outside the document",
-                ]),
+                join("only local $refs can be resolved in a browser; `", reference, "` points outside the document"),
             ));
         };
         if self.stack.iter().any(|r| r == reference) {
@@ -195,7 +178,7 @@ impl Resolver<'_> {
         let Some(target) = resolve_pointer(self.doc, pointer) else {
             return Err(Error::invalid_input(
                 self.path,
-                concat(&["$ref `", reference, "` points at nothing in the document"]),
+                join("$ref `", reference, "` points at nothing in the document"),
             ));
         };
         let mut resolved = target.clone();

@@ -39,7 +39,7 @@ pub fn register_tool(name: &str, def: &Value) -> Result<()> {
     };
     let description = match map.get("description") {
         None | Some(Value::Null) => None,
-        Some(Value::String(d)) => Some(d.clone()).filter(|d| !d.is_empty()),
+        Some(Value::String(d)) => (!d.is_empty()).then(|| d.clone()),
         Some(_) => return Err(Error::invalid_input("def.description", "expected a string")),
     };
     let parameters = match map.get("parameters") {

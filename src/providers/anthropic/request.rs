@@ -9,13 +9,13 @@ use crate::error::{Error, Result};
 use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
+use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
+use crate::request::wire::{field, index, join, json as json_text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
-use crate::text::concat;
 use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
@@ -35,7 +35,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p
             let media_type = part.media_type.as_deref().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
-                    concat(&["a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"]),
+                    join("a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"),
                 )
             })?;
             (media_type, part.value.as_str())
@@ -62,32 +62,25 @@ struct WrittenTurn<'m> {
     has_results: bool,
 }
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut turns: Vec<WrittenTurn> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
             write_message(message, &index("messages", i), &mut turns)?;
         }
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     if let Some(system) = system_text(messages) {
         body.str("system", &system);
     }
     let mut written = Array::new();
-    for turn in turns {
-        written.push(Object::new().json("content", &turn.blocks.finish()).str("role", turn.role).finish());
+    for turn in &turns {
+        written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::Anthropic)? {
-        body.set("tools", tools);
-        if agent.model.options.allow_multiple_tool_calls == Some(false) {
-            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
-        }
-    }
-    write_anthropic(&agent.model.options, &mut body);
-    Ok(body)
+    write_tools(body, agent, Api::Anthropic)?;
+    write_anthropic(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`add_message`] written as JSON text.
@@ -98,14 +91,14 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
             MessageContent::Text(_) => true,
             MessageContent::Parts(parts) => parts.iter().all(ContentPart::is_text),
         };
-        let content = if all_text {
-            text(&message.content.text())
+        let result = if all_text {
+            Object::new().str("content", &message.content.text())
         } else {
             let mut blocks = Array::new();
             write_blocks(message, path, &mut blocks)?;
-            blocks.finish()
+            Object::new().array("content", &blocks)
         };
-        let result = Object::new().json("content", &content).str("tool_use_id", id).str("type", "tool_result").finish();
+        let result = result.str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.has_results => turn.blocks.push(result),
             _ => {
@@ -124,7 +117,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
             for block in thinking {
-                blocks.push(json_text(block));
+                blocks.value(block);
             }
         }
     }
@@ -133,7 +126,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
-                concat(&["the arguments of tool call `", &call.id, "` are not a JSON object"]),
+                join("the arguments of tool call `", &call.id, "` are not a JSON object"),
             )
         })?;
         let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
@@ -170,11 +163,11 @@ fn text_block(text: &str) -> String {
 
 /// [`part_to_block`] written as JSON text.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
-    let block_type = match key_index(part.kind.as_bytes(), "text image file audio") {
+    let block_type = match key_index(part.kind.as_bytes(), PART_KINDS) {
         0 => return Ok(text_block(&part.value)),
         1 => "image",
-        2 => "document",
-        3 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        2 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
+        3 => "document",
         _ => return Err(unknown_part(&part.kind, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {

@@ -6,11 +6,42 @@ use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
-use crate::request::{parallel_tool_calls, split_data_url, Api};
+use crate::request::wire::{field, index, join, json as json_text, text, Array, Fields, Object};
+use crate::request::{split_data_url, Api};
 use crate::schema::to_strict_schema;
-use crate::text::concat;
 use crate::tools::write_tools;
+
+/// Metadata keys a Chat message does not copy: the other formats' replay data
+/// (`FORMAT_PRIVATE_KEYS`), the message's own fields, and `TOOL_CALLS`, written from the calls
+/// read (a `key_index` table: one search instead of a comparison per key).
+const NOT_METADATA: &str = "responses_function_call anthropic_thinking role content tool_calls";
+const _: () = assert!(
+    FORMAT_PRIVATE_KEYS.len() == 2
+        && spells(NOT_METADATA, &[FORMAT_PRIVATE_KEYS[0], FORMAT_PRIVATE_KEYS[1], "role", "content", TOOL_CALLS])
+);
+
+/// Whether `table` is `keys` joined by spaces: checked when compiling, so the table cannot drift
+/// from the constants it spells out.
+const fn spells(table: &str, keys: &[&str]) -> bool {
+    let table = table.as_bytes();
+    let (mut at, mut k) = (0, 0);
+    while k < keys.len() {
+        let key = keys[k].as_bytes();
+        let mut i = 0;
+        while i <= key.len() {
+            // Each key, then a space (or the end of the table after the last).
+            let expected = if i < key.len() { key[i] } else { b' ' };
+            let last = k + 1 == keys.len() && i == key.len();
+            if !last && (at >= table.len() || table[at] != expected) {
+                return false;
+            }
+            at += 1;
+            i += 1;
+        }
+        k += 1;
+    }
+    at == table.len() + 1
+}
 
 /// The bare base64 data and the API format of an audio part.
 fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)> {
@@ -40,30 +71,22 @@ pub fn audio_format(media_type: &str) -> String {
 
 #[inline(never)]
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
-    Error::invalid_input(
-        field(path, "kind"),
-        concat(&["unknown content part kind `", kind, "` (text, image, audio, file)"]),
-    )
+    Error::invalid_input(field(path, "kind"), join("unknown content part kind `", kind, "` (text, image, audio, file)"))
 }
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
         wire.push(write_message(message, &index("messages", i))?);
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     body.set("messages", wire.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiChat)? {
-        body.set("tools", tools);
-        parallel_tool_calls(&mut body, &agent.model.options);
-    }
+    write_tools(body, agent, Api::OpenAiChat)?;
     if let Some(format) = write_response_format(&agent.outputs, false) {
         body.set("response_format", format);
     }
-    write_openai_chat(&agent.model.options, &mut body);
-    Ok(body)
+    write_openai_chat(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`message_to_wire`] written as JSON text.
@@ -72,7 +95,7 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
         // `tool_calls` is written from the calls read below (and left out when there are none).
-        if !FORMAT_PRIVATE_KEYS.contains(&key.as_str()) && key != "role" && key != "content" && key != TOOL_CALLS {
+        if key_index(key.as_bytes(), NOT_METADATA) == usize::MAX {
             wire.value(key, value);
         }
     }
@@ -86,14 +109,25 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
     }
     let content = match &message.content {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
-        MessageContent::Text(value) => text(value),
-        MessageContent::Parts(parts) => match parts.as_slice() {
-            [only] if only.is_text() => text(&only.value),
-            parts => write_parts(parts, path, None)?,
-        },
+        content => write_content(content, path, None)?,
     };
     wire.set("content", content);
     Ok(wire.finish())
+}
+
+/// A message's content as JSON text: a string for text or a single text part, else its parts
+/// ([`write_parts`]).
+pub(crate) fn write_content(content: &MessageContent, path: &str, text_type: Option<&'static str>) -> Result<String> {
+    let parts = match content {
+        MessageContent::Text(value) => return Ok(text(value)),
+        MessageContent::Parts(parts) => parts,
+    };
+    if let [only] = parts.as_slice() {
+        if only.is_text() {
+            return Ok(text(&only.value));
+        }
+    }
+    write_parts(parts, path, text_type)
 }
 
 /// The content parts of the message at `path` as a JSON array (errors name `path.content[j]`),
@@ -160,13 +194,10 @@ pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<
     if outputs.is_empty() {
         return None;
     }
-    let mut format = Fields::new();
-    format.str("name", "structured_output");
-    format.bool("strict", true);
-    format.set("schema", json_text(&to_strict_schema(outputs)));
+    let schema = json_text(&to_strict_schema(outputs));
+    let format = Object::new().str("name", "structured_output").json("schema", &schema).json("strict", "true");
     if flat {
-        format.str("type", "json_schema");
-        return Some(format.finish());
+        return Some(format.str("type", "json_schema").finish());
     }
     Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
 }

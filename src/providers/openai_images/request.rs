@@ -16,11 +16,9 @@ fn prompt(messages: &[Message]) -> &str {
     messages.iter().rev().find(|m| m.role == "user").and_then(|m| first_text(&m.content)).unwrap_or_default()
 }
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     body.str("prompt", prompt(messages));
-    write_openai_chat(&agent.model.options, &mut body);
-    Ok(body)
+    write_openai_chat(&agent.model.options, body);
+    Ok(())
 }

@@ -8,15 +8,15 @@
 use crate::error::Result;
 use crate::json::Value;
 use crate::model::continuity::RESPONSES_FUNCTION_CALL;
-use crate::model::{Agent, Message, MessageContent};
+use crate::model::{Agent, Message};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::{write_parts, write_response_format};
-use crate::request::wire::{index, json as json_text, text, Array, Fields, Object};
-use crate::request::{is_system, missing_call_id, parallel_tool_calls, system_text, Api};
+use crate::providers::openai_chat::request::{write_content as chat_content, write_response_format};
+use crate::request::wire::{index, Array, Fields, Object};
+use crate::request::{is_system, missing_call_id, system_text, Api};
 use crate::tools::write_tools;
 
-/// The request body, as JSON text to be (see `request::wire`).
-pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
+/// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut input = Array::new();
     let mut sent_calls: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
@@ -24,21 +24,16 @@ pub(crate) fn build(agent: &Agent, messages: &[Message]) -> Result<Fields> {
             write_message(message, &index("messages", i), &mut input, &mut sent_calls)?;
         }
     }
-    let mut body = Fields::new();
-    body.str("model", &agent.model.id);
     if let Some(instructions) = system_text(messages) {
         body.str("instructions", &instructions);
     }
     body.set("input", input.finish());
-    if let Some(tools) = write_tools(&agent.tools, Api::OpenAiResponses)? {
-        body.set("tools", tools);
-        parallel_tool_calls(&mut body, &agent.model.options);
-    }
+    write_tools(body, agent, Api::OpenAiResponses)?;
     if let Some(format) = write_response_format(&agent.outputs, true) {
         body.set("text", Object::new().json("format", &format).finish());
     }
-    write_openai_responses(&agent.model.options, &mut body);
-    Ok(body)
+    write_openai_responses(&agent.model.options, body);
+    Ok(())
 }
 
 /// [`add_message`] written as JSON text.
@@ -54,13 +49,12 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str);
-        if let Some(id) = item_call_id {
-            if !sent_calls.iter().any(|sent| sent == id) {
-                input.push(json_text(item));
+        // An item whose call went out already (as a call of the assistant turn) is not sent twice.
+        if !item_call_id.is_some_and(|id| sent_calls.iter().any(|sent| sent == id)) {
+            input.value(item);
+            if let Some(id) = item_call_id {
                 sent_calls.push(id.to_owned());
             }
-        } else {
-            input.push(json_text(item));
         }
         input.push(output(call_id.or(item_call_id)));
         return Ok(());
@@ -85,15 +79,6 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
 
 /// [`content`] written as JSON text.
 fn write_content(message: &Message, path: &str) -> Result<String> {
-    let parts = match &message.content {
-        MessageContent::Text(value) => return Ok(text(value)),
-        MessageContent::Parts(parts) => parts,
-    };
-    if let [only] = parts.as_slice() {
-        if only.is_text() {
-            return Ok(text(&only.value));
-        }
-    }
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
-    write_parts(parts, path, Some(text_type))
+    chat_content(&message.content, path, Some(text_type))
 }
