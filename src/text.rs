@@ -1,5 +1,5 @@
 //! Byte-level stand-ins for `str::find(&str)`, `str::split(char)`, `split_once(char)`,
-//! `String::from_utf8_lossy` and the integer parsers.
+//! `str::trim`, `String::from_utf8_lossy` and the integer parsers.
 //!
 //! The few places that look for a separator in a string do it with these plain byte loops
 //! rather than the standard library's pattern searchers (`StrSearcher`/`TwoWaySearcher`,
@@ -68,6 +68,64 @@ pub(crate) fn lossy(mut bytes: &[u8]) -> String {
             }
         }
     }
+}
+
+/// `text.trim_end_matches(char::from(byte))` for an ASCII `byte`.
+pub(crate) fn trim_end_byte(text: &str, byte: u8) -> &str {
+    let mut end = text.len();
+    while end > 0 && text.as_bytes()[end - 1] == byte {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The length of the white space character `bytes` starts with, 0 when it starts with none.
+/// White space is Unicode's (`char::is_whitespace`): the ASCII tab, line feed, vertical tab,
+/// form feed, carriage return and space, and U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
+/// U+2029, U+202F, U+205F and U+3000, matched by their UTF-8 bytes: no char decoding in both
+/// directions and no table, as the standard library's `trim` has.
+fn space_len(bytes: &[u8]) -> usize {
+    match bytes {
+        [b'\t'..=b'\r' | b' ', ..] => 1,
+        [0xC2, 0x85 | 0xA0, ..] => 2,
+        [0xE1, 0x9A, 0x80, ..]
+        | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE3, 0x80, 0x80, ..] => 3,
+        _ => 0,
+    }
+}
+
+/// `str::trim_start`.
+pub(crate) fn trim_start(text: &str) -> &str {
+    let mut start = 0;
+    loop {
+        match space_len(&text.as_bytes()[start..]) {
+            0 => return &text[start..],
+            n => start += n,
+        }
+    }
+}
+
+/// `str::trim_end`. The last one, two or three bytes are a white space character when they
+/// are one's whole encoding: `text` is UTF-8, so they then start at a character boundary.
+pub(crate) fn trim_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    'strip: loop {
+        for n in 1..=end.min(3) {
+            if space_len(&bytes[end - n..end]) == n {
+                end -= n;
+                continue 'strip;
+            }
+        }
+        return &text[..end];
+    }
+}
+
+/// `str::trim` (white space as [`space_len`] has it).
+pub(crate) fn trim(text: &str) -> &str {
+    trim_end(trim_start(text))
 }
 
 /// `text` as an unsigned integer of at most `max`, read as the standard library's
@@ -263,6 +321,32 @@ mod tests {
             assert_eq!(parse_uint(b, 10, u16::MAX.into()), t.parse::<u16>().ok().map(u64::from), "{t:?}");
             assert_eq!(parse_uint(b, 16, u16::MAX.into()), u16::from_str_radix(t, 16).ok().map(u64::from), "{t:?}");
             assert_eq!(parse_int(b), t.parse::<i64>().ok(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        let mut texts: Vec<String> = TEXTS.iter().map(|t| t.to_string()).collect();
+        // Every character alone and between others, white space or not.
+        for c in (0..0x11_0000u32).filter_map(char::from_u32) {
+            if c.is_whitespace() || c < '\u{3100}' && u32::from(c) % 7 == 0 {
+                texts.push(c.to_string());
+                texts.push(format!("{c}{c}x {c}y{c}\u{a0}{c}"));
+            }
+        }
+        texts.extend(
+            ["\u{2000}\u{200b}\u{200a}", "\u{180e}a\u{180e}", "\u{3000}\u{3001}", " \u{1c}\u{1f} "].map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(trim_start(t), t.trim_start(), "{t:?}");
+            assert_eq!(trim_end(t), t.trim_end(), "{t:?}");
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+            for byte in [b'/', b'=', b'_', b' ', b'a'] {
+                let c = char::from(byte);
+                assert_eq!(trim_end_byte(t, byte), t.trim_end_matches(c), "{t:?} {c:?}");
+                let t = format!("{t}{c}{c}");
+                assert_eq!(trim_end_byte(&t, byte), t.trim_end_matches(c), "{t:?} {c:?}");
+            }
         }
     }
 }

@@ -232,7 +232,7 @@ mod tests {
     /// structured output), for a second round.
     fn embedded_documents(value: &Value, out: &mut Vec<String>) {
         match value {
-            Value::String(s) if s.trim_start().starts_with(['{', '[']) => out.push(s.clone()),
+            Value::String(s) if crate::text::trim_start(s).starts_with(['{', '[']) => out.push(s.clone()),
             Value::Array(items) => items.iter().for_each(|v| embedded_documents(v, out)),
             Value::Object(map) => map.values().for_each(|v| embedded_documents(v, out)),
             _ => {}

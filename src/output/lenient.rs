@@ -90,8 +90,8 @@ fn without_trailing_commas(text: &str) -> String {
         } else if b == b'"' {
             in_string = true;
         } else if b == b',' {
-            let next = text[i + 1..].chars().find(|c| !c.is_whitespace());
-            if matches!(next, Some('}') | Some(']')) {
+            let next = crate::text::trim_start(&text[i + 1..]).as_bytes().first();
+            if matches!(next, Some(b'}' | b']')) {
                 out.push_str(&text[from..i]);
                 from = i + 1;
             }

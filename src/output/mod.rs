@@ -38,7 +38,7 @@ impl WriteJson for Action {
 pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     let mut actions = Vec::with_capacity(tool_calls.len());
     for (i, call) in tool_calls.iter().enumerate() {
-        let text = call.arguments.trim();
+        let text = crate::text::trim(&call.arguments);
         let arguments = if text.is_empty() {
             Map::new()
         } else {
@@ -84,7 +84,7 @@ pub struct StructuredOptions {
 /// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
 /// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
-    let value = match parse_value(text.trim()) {
+    let value = match parse_value(crate::text::trim(text)) {
         Ok(value) => value,
         Err(e) if options.lenient => match lenient::repair(text) {
             Ok(value) => value,

@@ -149,7 +149,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
             )
         })?,
     };
-    let url = join(base.trim_end_matches('/'), endpoint(api), "");
+    let url = join(crate::text::trim_end_byte(base, b'/'), endpoint(api), "");
 
     let mut headers = Vec::new();
     header(&mut headers, "Content-Type", "application/json");

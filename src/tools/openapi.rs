@@ -276,7 +276,7 @@ fn sanitise_name(raw: &str) -> String {
             name.push(c);
         }
     }
-    let trimmed = name.trim_end_matches('_');
+    let trimmed = crate::text::trim_end_byte(&name, b'_');
     trimmed.get(..trimmed.len().min(MAX_NAME_LEN)).unwrap_or(trimmed).to_owned()
 }
 

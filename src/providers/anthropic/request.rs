@@ -20,7 +20,7 @@ use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
-    if arguments.trim().is_empty() {
+    if crate::text::trim(arguments).is_empty() {
         return Some(Value::Object(Map::new()));
     }
     parse_value(arguments).ok().filter(Value::is_object)

@@ -337,7 +337,7 @@ impl AnthropicStream {
 fn server_block(start: &str, input: &str) -> RawJson {
     let assembled = (|| {
         let json::Value::Object(mut block) = json::value::parse_value(start).ok()? else { return None };
-        if !input.trim().is_empty() {
+        if !crate::text::trim(input).is_empty() {
             block.insert("input".into(), json::value::parse_value(input).ok()?);
         }
         Some(RawJson::from_valid(&crate::json::write::WriteJson::to_json_text(&block)))

@@ -62,7 +62,7 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
 
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
-    let essence = crate::text::until(media_type, b';').trim().to_ascii_lowercase();
+    let essence = crate::text::trim(crate::text::until(media_type, b';')).to_ascii_lowercase();
     const FORMATS: [&str; 6] = ["wav", "wav", "mp3", "mp3", "flac", "ogg"];
     let known = key_index(essence.as_bytes(), "audio/wav audio/x-wav audio/mp3 audio/mpeg audio/flac audio/ogg");
     let format = FORMATS.get(known).copied();

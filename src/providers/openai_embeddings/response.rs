@@ -142,7 +142,7 @@ pub(crate) fn decode_base64_f32(text: &str) -> std::result::Result<Vec<f64>, Str
             _ => None,
         }
     }
-    let body = text.trim_end_matches('=').as_bytes();
+    let body = crate::text::trim_end_byte(text, b'=').as_bytes();
     let mut out = Vec::new();
     // `word` collects the bytes of one float32, the first one lowest (little-endian).
     let (mut acc, mut bits, mut word, mut bytes) = (0u32, 0u32, 0u32, 0u64);
