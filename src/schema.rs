@@ -79,7 +79,8 @@ fn property_schema(prop: &Property, strict: bool, nullable: bool) -> Value {
         }
     };
     let mut schema = match (&prop.properties, &prop.items) {
-        // A strict object with no declared shape still may not grow keys the model invents.
+        // An object with a declared shape, or a strict one without (which still may not grow
+        // keys the model invents).
         (nested, _) if prop.kind == "object" && (nested.is_some() || strict) => {
             typed_object_schema(nested.as_deref().unwrap_or_default(), strict, kind("object"))
         }

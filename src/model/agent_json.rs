@@ -4,10 +4,11 @@
 //! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`.
 //!
 //! Written for size: one typed field reader and one "expected …, got …" error for every kind
-//! of field, one loop over arrays (`each`), messages built with `concat` rather than
-//! `format!`. Values are filled in place (a blank agent, tool, property or message first, its
-//! fields written by readers that return only the error), so a failure drops the one
-//! half-read value instead of a ladder of parts, and no call site copies out a `Result`.
+//! of field, one loop (`each`) over the lists of tools, properties, messages and parts,
+//! messages built with `concat` rather than `format!`. Values are filled in place (a blank
+//! agent, tool, property or message first, its fields written by readers that return only the
+//! error), so a failure drops the one half-read value instead of a ladder of parts, and no
+//! call site copies out a `Result`.
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
@@ -174,7 +175,8 @@ impl<'a> Obj<'a> {
         Ok(())
     }
 
-    /// A property list into `slot`: an array, or Prompty's `{properties: [...]}` wrapper.
+    /// A property list appended onto `slot` (empty): an array, or Prompty's `{properties: [...]}`
+    /// wrapper.
     #[inline(never)]
     fn properties(&self, key: &str, slot: &mut Vec<Property>) -> Result<()> {
         let path = self.at(key);

@@ -91,18 +91,6 @@ pub(crate) fn json(value: &Value) -> String {
     out
 }
 
-/// An array of values already written as JSON text. It takes a `Vec` rather than any
-/// iterator: one instance for every caller, where a generic one was instantiated per iterator
-/// type.
-#[cfg(test)]
-pub(crate) fn array(items: Vec<String>) -> String {
-    let mut out = Array::new();
-    for item in items {
-        out.push(item);
-    }
-    out.finish()
-}
-
 /// A JSON array written as its items come, each already JSON text: no list of strings to hold
 /// them until the end.
 pub(crate) struct Array(String);
@@ -302,6 +290,15 @@ mod tests {
         assert_eq!(join("Bearer ", "k", ""), "Bearer k");
         assert_eq!(field("messages[0]", "content"), "messages[0].content");
         assert_eq!(index("agent.tools", 12), "agent.tools[12]");
+    }
+
+    /// An array of values already written as JSON text.
+    fn array(items: Vec<String>) -> String {
+        let mut out = Array::new();
+        for item in items {
+            out.push(item);
+        }
+        out.finish()
     }
 
     #[test]

@@ -88,6 +88,8 @@ pub struct JsAccumulator {
     agent: Option<Agent>,
     on_span: Option<js::Function>,
     scratch: Vec<u8>,
+    /// The JS string "length", made once (see [`copy_into`]).
+    length_key: JsValue,
     /// The JSON text of the events of one call, reused across calls.
     out: String,
 }
@@ -121,6 +123,7 @@ impl JsAccumulator {
             agent,
             on_span,
             scratch: Vec::new(),
+            length_key: JsValue::from_str("length"),
             out: String::new(),
         })
     }
@@ -137,11 +140,12 @@ impl JsAccumulator {
         };
         // The common case first, and no more calls into JS than needed: each costs.
         let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
-            inner.push(copy_into(&mut self.scratch, array))
+            inner.push(copy_into(&mut self.scratch, array, &self.length_key)?)
         } else if let Some(text) = chunk.as_string() {
             inner.push(text.as_bytes())
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
-            inner.push(copy_into(&mut self.scratch, &Uint8Array::new(buffer)))
+            let array = Uint8Array::new(buffer).map_err(|_| unreadable_chunk())?;
+            inner.push(copy_into(&mut self.scratch, &array, &self.length_key)?)
         } else {
             return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
         }?;
@@ -316,16 +320,29 @@ fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsVal
     parsed
 }
 
-/// The bytes of `array` copied into `scratch` (one call into JS for the copy).
-fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array) -> &'s [u8] {
+/// The bytes of `array` copied into `scratch` (one call into JS for the length, one for the
+/// copy). Every failure is an error before anything is pushed, and leaves the accumulator as
+/// it was: a view of a detached buffer, an object that only inherits from
+/// `Uint8Array.prototype`, or more bytes than the module can take.
+fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array, length_key: &JsValue) -> Result<&'s [u8], Error> {
+    let n = array.length(length_key).ok_or_else(unreadable_chunk)?;
     // Zero-filled only when it grows: `copy_to` overwrites what it is given.
-    let n = array.length() as usize;
     if scratch.len() < n {
+        if scratch.try_reserve(n - scratch.len()).is_err() {
+            return Err(Error::invalid_input("chunk", "no memory left to copy the chunk"));
+        }
         scratch.resize(n, 0);
     }
     let bytes = &mut scratch[..n];
-    array.copy_to(bytes);
-    bytes
+    array.copy_to(bytes).ok_or_else(unreadable_chunk)?;
+    Ok(bytes)
+}
+
+fn unreadable_chunk() -> Error {
+    Error::invalid_input(
+        "chunk",
+        "the chunk's bytes cannot be read: its buffer is detached, or it is not a real Uint8Array",
+    )
 }
 
 #[cfg(test)]
@@ -350,5 +367,37 @@ mod tests {
         let not_data = error(options);
         assert_eq!(field(&not_data, "message"), "not JSON data: a function or a symbol is not data");
         assert_eq!(field(&not_data, "path"), "options.agent");
+    }
+
+    /// A chunk whose bytes cannot be read is an `invalid_input` at `chunk` that leaves the
+    /// accumulator usable; a `length` redefined on a real chunk is not believed.
+    #[wasm_bindgen_test]
+    fn unreadable_chunks_are_errors_and_a_redefined_length_is_not_believed() {
+        let make = |body: &str| js_sys::Function::new_no_args(body).call0(&JsValue::NULL).unwrap();
+        let mut acc = JsAccumulator::new(JsValue::UNDEFINED).unwrap();
+        for bad in [
+            "return Object.create(Uint8Array.prototype)",
+            "const b = new ArrayBuffer(8); structuredClone(b, {transfer: [b]}); return b",
+            "const u = new Uint8Array(8); structuredClone(u.buffer, {transfer: [u.buffer]}); return u",
+        ] {
+            let err = acc.push(make(bad)).unwrap_err();
+            assert_eq!(field(&err, "code"), "invalid_input", "{bad}");
+            assert_eq!(field(&err, "path"), "chunk", "{bad}");
+        }
+        for (i, length) in ["2 ** 31", "3", "0"].iter().enumerate() {
+            let chunk = make(
+                &[
+                    "const u = new TextEncoder().encode('data: {\"choices\":[{\"delta\":{\"content\":\"",
+                    &i.to_string(),
+                    "\"}}]}\\n\\n'); Object.defineProperty(u, 'length', {value: ",
+                    length,
+                    "}); return u",
+                ]
+                .concat(),
+            );
+            acc.push(chunk).unwrap();
+        }
+        let message = acc.finish().unwrap();
+        assert_eq!(field(&message, "text"), "012");
     }
 }

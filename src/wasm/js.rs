@@ -41,18 +41,25 @@ extern "C" {
     #[wasm_bindgen(js_name = Uint8Array)]
     pub(crate) type Uint8Array;
 
-    /// `new Uint8Array(buffer)`: a view of a whole `ArrayBuffer`.
-    #[wasm_bindgen(constructor, js_class = "Uint8Array")]
-    pub(crate) fn new(buffer: &ArrayBuffer) -> Uint8Array;
+    /// `new Uint8Array(buffer)`: a view of a whole `ArrayBuffer`; throws when it is detached
+    /// (transferred to a worker, say).
+    #[wasm_bindgen(constructor, js_class = "Uint8Array", catch)]
+    pub(crate) fn new(buffer: &ArrayBuffer) -> Result<Uint8Array, JsValue>;
 
-    /// Its length in bytes.
-    #[wasm_bindgen(method, getter, js_class = "Uint8Array")]
-    pub(crate) fn length(this: &Uint8Array) -> u32;
+    /// `Uint8Array.prototype`.
+    #[wasm_bindgen(thread_local_v2, js_namespace = Uint8Array, js_name = prototype)]
+    static UINT8_ARRAY_PROTOTYPE: JsValue;
+
+    /// `Reflect.get(Uint8Array.prototype, key, receiver)`: with `key` "length", the typed
+    /// array's own length (the `%TypedArray%.prototype` getter run on `receiver`), whatever
+    /// `receiver.length` was redefined to; throws when `receiver` is not a typed array.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+    fn get_on(target: &JsValue, key: &JsValue, receiver: &Uint8Array) -> Result<f64, JsValue>;
 
     /// `Uint8Array.prototype.set.call(target, source)`: copies `source` into `target`, a view of
-    /// wasm memory that must be exactly as long.
-    #[wasm_bindgen(js_namespace = Uint8Array, js_name = "prototype.set.call")]
-    fn copy_into_view(target: &mut [u8], source: &Uint8Array);
+    /// wasm memory that must be exactly as long; throws when `source`'s buffer is detached.
+    #[wasm_bindgen(js_namespace = Uint8Array, js_name = "prototype.set.call", catch)]
+    fn copy_into_view(target: &mut [u8], source: &Uint8Array) -> Result<(), JsValue>;
 
     /// An `ArrayBuffer` (of this realm: `instanceof`).
     #[wasm_bindgen(js_name = ArrayBuffer)]
@@ -76,9 +83,18 @@ extern "C" {
 }
 
 impl Uint8Array {
-    /// Copies all its bytes into `target`, which must be exactly [`Uint8Array::length`] long.
-    pub(crate) fn copy_to(&self, target: &mut [u8]) {
-        Uint8Array::copy_into_view(target, self);
+    /// Its length in bytes, as the engine knows it (`length_key` is the JS string "length"): an
+    /// own `length` property that says otherwise is not asked. `None` for an object that only
+    /// inherits from `Uint8Array.prototype`.
+    pub(crate) fn length(&self, length_key: &JsValue) -> Option<usize> {
+        let n = UINT8_ARRAY_PROTOTYPE.with(|prototype| get_on(prototype, length_key, self)).ok()?;
+        Some(n as usize)
+    }
+
+    /// Copies all its bytes into `target`, which must be exactly [`Uint8Array::length`] long;
+    /// `None` when they cannot be read (a detached buffer).
+    pub(crate) fn copy_to(&self, target: &mut [u8]) -> Option<()> {
+        Uint8Array::copy_into_view(target, self).ok()
     }
 }
 

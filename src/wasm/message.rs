@@ -67,10 +67,12 @@ fn swap_long(m: &mut FinalMessage, lifted: &mut Vec<String>, back: bool) {
     });
 }
 
-// The walk reads and writes the object `JSON.parse` has just made of the message: every place
-// it names is an object or an array there (the message's JSON always has `content` and
-// `toolCalls`, and `choices` when it has choices), so `Reflect.get` and `Reflect.set`, which
-// throw only on a target that is not an object, cannot throw: their results are not checked.
+// The walk reads and writes the object `JSON.parse` has just made of the message, and every
+// place it names is an own data property there (the message's JSON always has `content` and
+// `toolCalls`, and `choices` when it has choices): no getter, setter or proxy trap, the
+// user's included, runs on them, so `Reflect.get` and `Reflect.set` cannot fail and their
+// results are not checked. They stay `catch` imports all the same: a JS exception unwinding
+// through Rust would leave the accumulator borrowed for good.
 
 /// Calls `f` on every string of `m` that may be long (text, reasoning, each block's text or
 /// arguments, each tool call's arguments, then each choice's, always in this order), with its

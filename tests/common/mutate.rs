@@ -1,5 +1,6 @@
 //! JSON trees walked and edited by path, for the differential harnesses (`size_proc_diff.rs`,
-//! `size_req_diff.rs`): every node of an input is replaced, deleted or doubled in turn.
+//! `size_req_diff.rs`): every node of an input is replaced or deleted in turn (and, in
+//! `size_proc_diff.rs`, doubled).
 
 use serde_json::Value;
 
