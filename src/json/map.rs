@@ -39,7 +39,7 @@ impl Map {
     /// JSON object as read. Sorted (stably) only when not in order already.
     pub(crate) fn from_members(mut members: Vec<(String, Value)>) -> Self {
         if members.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
-            sort_by_key(&mut members);
+            merge_sort(&mut members, |a, b| a.0 <= b.0);
             // Of a run of equal keys the first stays, holding the run's last value.
             members.dedup_by(|next, kept| {
                 let same = next.0 == kept.0;
@@ -129,12 +129,13 @@ impl Map {
     }
 }
 
-/// A stable merge sort of `members` by key, bottom up through one buffer. The standard
-/// library's sorts would bring several kilobytes of code into the wasm module for the one
-/// caller that needs a sort.
-fn sort_by_key(members: &mut Vec<(String, Value)>) {
-    let len = members.len();
-    let mut other: Vec<(String, Value)> = Vec::with_capacity(len);
+/// Sorts `items` stably, `in_order(a, b)` saying whether `a` may stay before `b`: a merge sort,
+/// bottom up through one buffer, so n log n whatever the order. The standard library's stable
+/// sort would bring several kilobytes of code into the wasm module per element type; this is
+/// a small body per type (map members, embedding items).
+pub(crate) fn merge_sort<T: Default>(items: &mut Vec<T>, in_order: impl Fn(&T, &T) -> bool) {
+    let len = items.len();
+    let mut other: Vec<T> = Vec::with_capacity(len);
     other.resize_with(len, Default::default);
     let mut width = 1;
     while width < len {
@@ -144,19 +145,19 @@ fn sort_by_key(members: &mut Vec<(String, Value)>) {
             let end = (mid + width).min(len);
             let (mut left, mut right) = (start, mid);
             for slot in &mut other[start..end] {
-                // Equal keys: the left one (inserted earlier) first, so the sort is stable.
-                let from = if right == end || (left < mid && members[left].0 <= members[right].0) {
+                // Equal keys: the left one (earlier) first, so the sort is stable.
+                let from = if right == end || (left < mid && in_order(&items[left], &items[right])) {
                     left += 1;
                     left - 1
                 } else {
                     right += 1;
                     right - 1
                 };
-                std::mem::swap(slot, &mut members[from]);
+                std::mem::swap(slot, &mut items[from]);
             }
             start = end;
         }
-        std::mem::swap(members, &mut other);
+        std::mem::swap(items, &mut other);
         width *= 2;
     }
 }

@@ -10,7 +10,7 @@
 //! never half-applied.
 
 pub(crate) mod float;
-mod map;
+pub(crate) mod map;
 #[cfg(test)]
 mod tests;
 mod tree;

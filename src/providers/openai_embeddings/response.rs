@@ -21,6 +21,7 @@ pub(crate) struct EmbeddingBody<'a> {
     pub(crate) error: Option<ErrorBody<'a>>,
 }
 
+#[derive(Default)]
 struct Item {
     /// `index`, or (none, or not a whole number) `u64::MAX`: last in the sort.
     index: u64,
@@ -107,8 +108,9 @@ impl EmbeddingBody<'_> {
         if items.is_empty() {
             return Err(Error::new(ErrorCode::EmptyResponse, "Empty embedding response: `data` holds no embedding"));
         }
-        // Servers answer in input order and say so in `index`; a stable sort keeps ties.
-        crate::providers::sort_by_index(&mut items, |item| item.index);
+        // Servers answer in input order and say so in `index`; a stable sort keeps ties. A merge
+        // sort: a body of 100,000 items in reverse order would be quadratic by insertion.
+        crate::json::map::merge_sort(&mut items, |a, b| a.index <= b.index);
         let mut vectors = Vec::new();
         // Each vector is moved out of its item; the items are dropped once, at the end.
         for (i, item) in items.iter_mut().enumerate() {
