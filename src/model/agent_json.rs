@@ -292,12 +292,12 @@ impl Property {
 
 /// Reads a property list at `path` onto `properties`.
 fn read_properties(value: &Value, path: &str, properties: &mut Vec<Property>) -> Result<()> {
-    each(value, path, &mut |item, path| read_property(item, path, true, push_default(properties)))
+    each(value, path, &mut |item, path| read_property(item, path, true, push_blank(properties, Property::default())))
 }
 
-/// A default value pushed onto `list`, to be filled in place.
-fn push_default<T: Default>(list: &mut Vec<T>) -> &mut T {
-    list.push(T::default());
+/// `blank` pushed onto `list`, to be filled in place there.
+fn push_blank<T>(list: &mut Vec<T>, blank: T) -> &mut T {
+    list.push(blank);
     let last = list.len() - 1;
     &mut list[last]
 }
@@ -328,14 +328,16 @@ fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
     let tool = Obj::new(value, path)?;
     let mut kind_name = String::new();
     tool.req_str("kind", &mut kind_name)?;
-    tools.push(Tool {
-        name: String::new(),
-        description: None,
-        strict: false,
-        bindings: Map::new(),
-        kind: ToolKind::Function { parameters: Vec::new() },
-    });
-    let Some(read) = tools.last_mut() else { return Ok(()) };
+    let read = push_blank(
+        tools,
+        Tool {
+            name: String::new(),
+            description: None,
+            strict: false,
+            bindings: Map::new(),
+            kind: ToolKind::Function { parameters: Vec::new() },
+        },
+    );
     tool.req_str("name", &mut read.name)?;
     let name = &read.name;
     // The kind's variant first, then its fields filled in place.
@@ -446,9 +448,7 @@ impl Message {
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
         let mut messages = Vec::new();
         each(value, "messages", &mut |item, path| {
-            messages.push(blank_message());
-            let last = messages.len() - 1;
-            read_message(item, path, &mut messages[last])
+            read_message(item, path, push_blank(&mut messages, blank_message()))
         })?;
         Ok(messages)
     }
@@ -475,7 +475,9 @@ fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
         Some(Value::String(text)) => read.content = MessageContent::Text(text.clone()),
         Some(list) => {
             let mut parts = Vec::new();
-            each(list, &message.at("content"), &mut |item, path| read_part(item, path, push_default(&mut parts)))?;
+            each(list, &message.at("content"), &mut |item, path| {
+                read_part(item, path, push_blank(&mut parts, ContentPart::default()))
+            })?;
             read.content = MessageContent::Parts(parts);
         }
     }

@@ -206,7 +206,7 @@ impl Object {
     }
 }
 
-/// `path.key`, the path of a field: a call of [`join`] (inlined, so no second function for it).
+/// `path.key`, the path of a field: a call of [`join`] (marked `#[inline]`: at each site it is that call).
 #[inline]
 pub(crate) fn field(path: &str, key: &str) -> String {
     join(path, ".", key)

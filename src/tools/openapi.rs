@@ -251,18 +251,12 @@ fn unescape_token(raw: &str) -> String {
 
 /// An array index token: ASCII digits, no leading zero unless it is `0`, within a usize.
 fn array_index(token: &str) -> Option<usize> {
-    let bytes = token.as_bytes();
-    if bytes.is_empty() || (bytes[0] == b'0' && bytes.len() != 1) {
+    // `parse_uint` also takes a leading `+`, which a JSON Pointer index may not have.
+    if token.starts_with(['+', '0']) && token != "0" {
         return None;
     }
-    let mut index: usize = 0;
-    for &b in bytes {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        index = index.checked_mul(10)?.checked_add(usize::from(b - b'0'))?;
-    }
-    Some(index)
+    let index = crate::text::parse_uint(token.as_bytes(), 10, usize::MAX as u64)?;
+    usize::try_from(index).ok()
 }
 
 /// `get_/users/{id}` → `get_users_id`: function names allow letters, digits, `_` and `-` only.

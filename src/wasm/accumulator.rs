@@ -239,8 +239,9 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
         return Ok(Value::String(text));
     }
     if let Some(n) = value.as_f64() {
-        const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-                                                    // `Value::from(i64)` is an unsigned integer when not negative, as the parser makes it.
+        // Up to 2^53 a whole number is exact; `Value::from(i64)` is an unsigned integer when not
+        // negative, as the parser makes it.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
         return Ok(if n.fract() == 0.0 && n.abs() <= EXACT { Value::from(n as i64) } else { Value::from(n) });
     }
     to_json(value, &concat(&["options.", key]))

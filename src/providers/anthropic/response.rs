@@ -83,10 +83,9 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
     let mut stream = AnthropicStream::default();
     for (index, raw) in body.items.iter().enumerate() {
         let index = index as u64;
-        stream.block_start(index, raw, b)?;
+        let input = stream.block_start(index, raw, b)?;
         match stream.close(index) {
             Some(Open::Tool(at)) => {
-                let input = ContentBlock::read(raw).and_then(|block| block.input);
                 b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
                 b.end_tool_call(0, at);
             }

@@ -232,12 +232,19 @@ impl AnthropicStream {
         }
     }
 
-    pub(crate) fn block_start(&mut self, index: u64, raw: &str, b: &mut MessageBuilder) -> Result<()> {
+    /// Starts the block `raw` at `index`; returns a `tool_use` block's `input` (raw JSON), which
+    /// a stream sends as deltas and a whole body has in place.
+    pub(crate) fn block_start<'r>(
+        &mut self,
+        index: u64,
+        raw: &'r str,
+        b: &mut MessageBuilder,
+    ) -> Result<Option<&'r str>> {
         // A block restarted at an open index replaces it.
         self.close(index);
         let Some(block) = ContentBlock::read(raw) else {
             b.other_block(0, "unknown", RawJson::from_valid(raw));
-            return Ok(());
+            return Ok(None);
         };
         b.break_block(0);
         let open = match block.kind.as_deref().unwrap_or("") {
@@ -268,7 +275,7 @@ impl AnthropicStream {
             }
         };
         self.open.push((index, open));
-        Ok(())
+        Ok(block.input)
     }
 
     #[cfg_attr(llw_speed, optimize(speed))]
