@@ -1,5 +1,6 @@
 //! The framings below the format decoders (`llm_wire::framing`): the AWS event stream against
-//! Bedrock's recordings and hand-made messages, and hostile input. Every stream is decoded whole, one byte at
+//! Bedrock's recordings and hand-made messages, streamed JSON arrays built from the Gemini and
+//! Vertex recordings, and hostile input. Every stream is decoded whole, one byte at
 //! a time, cut at every point and in seeded random pieces, and must decode the same each way.
 
 mod common;
@@ -7,6 +8,8 @@ mod common;
 mod encoder;
 #[path = "framing/event_stream.rs"]
 mod event_stream;
+#[path = "framing/json_array.rs"]
+mod json_array;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +47,12 @@ fn cuttings(len: usize, every_point: bool) -> Vec<Vec<usize>> {
 /// Returns that.
 fn same_at_every_split<T: PartialEq + std::fmt::Debug>(name: &str, body: &[u8], decode: &dyn Fn(&[&[u8]]) -> T) -> T {
     same_when_cut(name, body, decode, true)
+}
+
+/// [`same_at_every_split`] without the cuts at every point, for what another test already
+/// cuts at every point.
+fn same_at_random_splits<T: PartialEq + std::fmt::Debug>(name: &str, body: &[u8], decode: &dyn Fn(&[&[u8]]) -> T) -> T {
+    same_when_cut(name, body, decode, false)
 }
 
 fn same_when_cut<T: PartialEq + std::fmt::Debug>(

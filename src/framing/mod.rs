@@ -1,6 +1,8 @@
 //! The framings a streamed body can arrive in, below the format decoders: bytes in, split
 //! anywhere, one unit at a time out.
 //!
+//! - [`json_array`]: one JSON array whose elements arrive one by one, Gemini's
+//!   `streamGenerateContent` without `alt=sse`.
 //! - [`event_stream`]: AWS `application/vnd.amazon.eventstream`, Bedrock's ConverseStream and
 //!   InvokeModelWithResponseStream.
 //!
@@ -8,6 +10,7 @@
 
 mod crc32;
 pub mod event_stream;
+pub mod json_array;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::Limits;
