@@ -1,6 +1,6 @@
 //! The framings below the format decoders (`llm_wire::framing`): the AWS event stream against
 //! Bedrock's recordings and hand-made messages, streamed JSON arrays built from the Gemini and
-//! Vertex recordings, and hostile input. Every stream is decoded whole, one byte at
+//! Vertex recordings, detection, and hostile input. Every stream is decoded whole, one byte at
 //! a time, cut at every point and in seeded random pieces, and must decode the same each way.
 
 mod common;
@@ -8,6 +8,8 @@ mod common;
 mod encoder;
 #[path = "framing/event_stream.rs"]
 mod event_stream;
+#[path = "framing/frame_decoder.rs"]
+mod frame_decoder;
 #[path = "framing/json_array.rs"]
 mod json_array;
 
