@@ -18,6 +18,7 @@
 
 pub mod accumulator;
 pub mod error;
+pub mod framing;
 #[cfg(any(target_arch = "wasm32", test))]
 mod heap;
 pub mod json;
