@@ -416,8 +416,8 @@ impl<'a> Reader<'a> {
                 let (text, integer) = self.number_token()?;
                 let fits = match text.strip_prefix('-') {
                     // serde_json reads `-0` as the float -0.0.
-                    Some(_) => text != "-0" && crate::text::parse_int(text.as_bytes()).is_some(),
-                    None => crate::text::parse_uint(text.as_bytes(), 10, u64::MAX).is_some(),
+                    Some(_) => text != "-0" && text.parse::<i64>().is_ok(),
+                    None => text.parse::<u64>().is_ok(),
                 };
                 if integer && fits {
                     return Ok(Some(Cow::Borrowed(text)));
@@ -451,7 +451,7 @@ impl<'a> Reader<'a> {
         }
         let (text, integer) = self.number_token()?;
         if integer {
-            return Ok(crate::text::parse_uint(text.as_bytes(), 10, u64::MAX));
+            return Ok(text.parse().ok());
         }
         let value = float::parse(text).ok_or_else(|| self.err("invalid number"))?;
         let whole = value >= 0.0 && value.fract() == 0.0 && value < u64::MAX as f64;

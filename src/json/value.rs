@@ -89,12 +89,12 @@ fn number(text: &str, integer: bool) -> Option<Number> {
     if integer {
         match text.strip_prefix('-') {
             None => {
-                if let Some(n) = crate::text::parse_uint(text.as_bytes(), 10, u64::MAX) {
+                if let Ok(n) = text.parse::<u64>() {
                     return Some(n.into());
                 }
             }
-            Some(_) => match crate::text::parse_int(text.as_bytes()) {
-                Some(n) if n != 0 => return Some(n.into()),
+            Some(_) => match text.parse::<i64>() {
+                Ok(n) if n != 0 => return Some(n.into()),
                 _ => {}
             },
         }
