@@ -67,22 +67,18 @@ pkg: $(PKG_STAMP)
 # One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue is
 # made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the same
 # .wasm gets the CommonJS glue for require() (wasm-bindgen's nodejs glue, instantiated synchronously);
-# the names only the module and its glues share (hashed imports, wasm-bindgen's own exports) are
-# made short in the module, both glues and the types at once (tests/js/short-names.mjs); the glue a
-# page loads is minified with its exports' names kept (tests/js/minify-glue.mjs); and wasm-bindgen's
-# `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public may be `any`.
+# and wasm-bindgen's `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public
+# may be `any`.
 define build_entry
 RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
 	wasm-pack build --release --target web --out-dir $(1) --out-name $(2) --no-pack . -- $(RELEASE_CARGO_FLAGS) $(4)
 rm -rf $(3)
 wasm-bindgen --target nodejs --out-dir $(3) --out-name $(2) target/wasm32-unknown-unknown/release/llm_wire.wasm
-node tests/js/short-names.mjs $(1)/$(2)_bg.wasm $(1)/$(2).js $(3)/$(2).js $(1)/$(2).d.ts $(1)/$(2)_bg.wasm.d.ts
-node tests/js/minify-glue.mjs $(1)/$(2).js $(2).d.ts
 cp $(3)/$(2).js $(1)/$(2).cjs
 sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
 endef
 
-$(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs tests/js/minify-glue.mjs $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
 	rm -rf $(PKG)
 	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
