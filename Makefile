@@ -111,7 +111,7 @@ bench: tools pkg
 	node bench/run.mjs $(BENCH_ARGS)
 
 size: pkg
-	@node tests/js/size.mjs
+	@node scripts/size.mjs
 
 ## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
 FUZZ_SECONDS ?= 300

@@ -16,7 +16,7 @@ step cargo test --lib --tests
 step wasm-pack test --node --release
 WASM_BINDGEN_USE_BROWSER=1 step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --release
 make --no-print-directory pkg
-step node tests/js/size.mjs
+step node scripts/size.mjs
 step node --test tests/js/*.test.mjs
 
 # Sum the counts every runner printed: cargo's `test result:` lines and node's `# pass`/`# fail`.
