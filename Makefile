@@ -1,16 +1,19 @@
 # llm-wire: `make demo` and `make test` are the only commands a newcomer needs. Both install
-# whatever is missing (the wasm target, wasm-pack, the matching wasm-bindgen CLI, wasm-opt from
-# the npm package `binaryen`, Chromium and its driver, npm packages) and are quick when all is there.
+# whatever is missing (the wasm target, nightly with rust-src, wasm-pack, the matching
+# wasm-bindgen CLI, wasm-opt from the npm package `binaryen`, and for the tests their npm peers
+# and Chromium with its driver) and are quick when all is there.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := test
 
 WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
-JS_TOOLS := tests/js/node_modules
-export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
+# wasm-pack runs the wasm-opt it finds on the PATH: the one of scripts/package.json.
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/scripts/node_modules/.bin:$(PATH)
 
 PKG := pkg
+PKG_STAMP := $(PKG)/.built
+WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 
 # The release module is built for size (bench/FINDINGS.md §000, §0000, §000000, §0000000):
 # `opt-level = "z"` (Cargo.toml) with LLVM's own inliner for "z", and the functions on the stream
@@ -28,13 +31,14 @@ RELEASE_TOOLCHAIN := nightly
 RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
-WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
-PKG_STAMP := $(PKG)/.built
 
-.PHONY: test demo bench tools pkg size clean fuzz
+.PHONY: test demo demo-cli bench tools build-tools test-tools pkg size clean fuzz \
+	.tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen .tools-chromium
 
 ## ---- set-up: each step only when missing ---------------------------------------------------
-tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
+tools: build-tools test-tools
+build-tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen scripts/node_modules/.installed
+test-tools: tests/js/node_modules/.installed .tools-chromium
 
 .tools-rust:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
@@ -53,8 +57,10 @@ tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.i
 	@wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)" \
 		|| cargo install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)"
 
-$(JS_TOOLS)/.installed: tests/js/package.json
-	@cd tests/js && npm install --no-audit --no-fund --loglevel=error
+# The npm packages of one folder (scripts, tests/js, bench) exactly as its lock gives them:
+# `npm ci` never rewrites the lock, so the tree stays as it was checked out.
+%/node_modules/.installed: %/package.json %/package-lock.json
+	cd $* && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 .tools-chromium:
@@ -78,7 +84,7 @@ cp $(3)/$(2).js $(1)/$(2).cjs
 sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
 endef
 
-$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md | build-tools
 	rm -rf $(PKG)
 	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
@@ -95,23 +101,21 @@ $(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) | .tools-r
 	rm -f $(PKG)/.gitignore $(PKG)/stream/.gitignore
 	touch $@
 
-## ---- tests ----------------------------------------------------------------------------------
+size: pkg
+	@node scripts/size.mjs
+
+## ---- tests, demo, benchmark -----------------------------------------------------------------
 test: tools
 	@bash tests/run-all.sh
 
-demo: tools pkg
+demo: build-tools pkg
 	node web-demo/server.mjs
 
-.PHONY: demo-cli
-demo-cli: tools pkg
+demo-cli: build-tools pkg
 	node web-demo/replay.mjs $(DEMO_ARGS)
 
-bench: tools pkg
-	@cd bench && npm install --no-audit --no-fund --loglevel=error
+bench: build-tools pkg bench/node_modules/.installed
 	node bench/run.mjs $(BENCH_ARGS)
-
-size: pkg
-	@node scripts/size.mjs
 
 ## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
 FUZZ_SECONDS ?= 300
