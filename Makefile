@@ -14,6 +14,8 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/scripts/node_modules/.bin:$(PATH)
 PKG := pkg
 PKG_STAMP := $(PKG)/.built
 WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
+# The package is `MIT OR Apache-2.0` and ships both texts.
+LICENSES := LICENSE-MIT LICENSE-APACHE
 
 # The release module is built for size (bench/FINDINGS.md §000, §0000, §000000, §0000000):
 # `opt-level = "z"` (Cargo.toml) with LLVM's own inliner for "z", and the functions on the stream
@@ -84,7 +86,7 @@ cp $(3)/$(2).js $(1)/$(2).cjs
 sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
 endef
 
-$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md | build-tools
+$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md $(LICENSES) | build-tools
 	rm -rf $(PKG)
 	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
@@ -97,9 +99,15 @@ $(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md 
 	$(call build_entry,$(PKG)/stream,llm_wire_stream,target/pkg-cjs-stream,--no-default-features)
 	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \
 		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./helpers\.#../helpers.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
-	cp README.md $(PKG)/
+	cp README.md $(LICENSES) $(PKG)/
 	rm -f $(PKG)/.gitignore $(PKG)/stream/.gitignore
 	touch $@
+
+# A licence text missing from the repository root stops the build: the package must not ship
+# without it.
+$(LICENSES):
+	@echo "error: $@ is missing at the repository root: the npm package ships both licence texts ($(LICENSES))" >&2
+	@exit 1
 
 size: pkg
 	@node scripts/size.mjs
