@@ -17,18 +17,15 @@ WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
 # The package is `MIT OR Apache-2.0` and ships both texts.
 LICENSES := LICENSE-MIT LICENSE-APACHE
 
-# The release module is built for size (bench/FINDINGS.md §000, §0000, §000000, §0000000):
-# `opt-level = "z"` (Cargo.toml) with LLVM's own inliner for "z", and the functions on the stream
-# path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), where `#[inline]` hints count
-# again. (The global inline threshold 50 used before is 5.6 KB larger and no faster since the
-# Anthropic template path calls the builder directly: §0000000.) The standard library is
-# rebuilt from source with its size-minded variants chosen (`optimize_for_size`) but its code
-# still at `opt-level = 3` (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB),
-# and with `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at
-# once, without formatting a message. Those need a nightly toolchain and its `rust-src`; only
-# this build uses them. Tests and `cargo build` use stable, with panic messages. The module is
-# built without the reference-types and multivalue features: wasm-bindgen then passes JS values
-# through its glue's table instead of a wasm externref table, 0.7 KB smaller, the same speed.
+# The release module is built for size (`opt-level = "z"`, Cargo.toml) with the functions on the
+# stream path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), so the hot path keeps
+# its speed (bench/FINDINGS.md, "Build settings"). The standard library is rebuilt from source
+# with its size-minded variants (`optimize_for_size`) but its code at `opt-level = 3`, as the
+# prebuilt one is (at "z" every push was slower), and with `panic = immediate-abort`: a panic (a
+# bug: the crate never panics on input) traps at once instead of formatting a message. These need
+# nightly and its rust-src; only this build uses them (tests and `cargo build` use stable, with
+# panic messages). Without the reference-types and multivalue features wasm-bindgen passes JS
+# values through its glue's table rather than a wasm externref table: smaller, and as fast.
 RELEASE_TOOLCHAIN := nightly
 RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
@@ -72,10 +69,10 @@ test-tools: tests/js/node_modules/.installed .tools-chromium
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-# One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue is
-# made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the same
-# .wasm gets the CommonJS glue for require() (wasm-bindgen's nodejs glue, instantiated synchronously);
-# and wasm-bindgen's `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public
+# One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue
+# is made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the
+# same module gets wasm-bindgen's nodejs glue for require() (instantiated synchronously); and
+# wasm-bindgen's `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public
 # may be `any`.
 define build_entry
 RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
