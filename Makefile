@@ -124,7 +124,7 @@ bench: build-tools pkg bench/node_modules/.installed
 
 ## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS ?= sse accumulator process build_chat_args structured_output
+FUZZ_TARGETS ?= sse accumulator process build_chat_args openapi structured_output
 
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
