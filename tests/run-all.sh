@@ -32,8 +32,11 @@ step() {
     return "$status"
 }
 
+# --no-fail-fast: cargo otherwise skips the test binaries after the first that fails, and their
+# tests would be missing from the tally. (wasm-pack hands its extra options to `cargo build`
+# too, which refuses this one: a failing wasm test binary still counts, the ones after it not.)
 step cargo test --doc
-step cargo test --lib --tests
+step cargo test --no-fail-fast --lib --tests
 step wasm-pack test --node --release
 WASM_BINDGEN_USE_BROWSER=1 step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --release
 # The JS suites run against the package only when it built.
