@@ -1,40 +1,43 @@
 # llm-wire: `make demo` and `make test` are the only commands a newcomer needs. Both install
-# whatever is missing (the wasm target, wasm-pack, the matching wasm-bindgen CLI, wasm-opt from
-# the npm package `binaryen`, Chromium and its driver, npm packages) and are quick when all is there.
+# whatever is missing (the wasm target, nightly with rust-src, wasm-pack, the matching
+# wasm-bindgen CLI, wasm-opt from the npm package `binaryen`, and for the tests their npm peers
+# and Chromium with its driver) and are quick when all is there.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := test
 
 WASM_BINDGEN_VERSION := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
-JS_TOOLS := tests/js/node_modules
-export PATH := $(HOME)/.cargo/bin:$(CURDIR)/$(JS_TOOLS)/.bin:$(PATH)
+# wasm-pack runs the wasm-opt it finds on the PATH: the one of scripts/package.json.
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/scripts/node_modules/.bin:$(PATH)
 
 PKG := pkg
+PKG_STAMP := $(PKG)/.built
+WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
+# The package is `MIT OR Apache-2.0` and ships both texts.
+LICENSES := LICENSE-MIT LICENSE-APACHE
 
-# The release module is built for size (bench/FINDINGS.md §000, §0000, §000000, §0000000):
-# `opt-level = "z"` (Cargo.toml) with LLVM's own inliner for "z", and the functions on the stream
-# path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), where `#[inline]` hints count
-# again. (The global inline threshold 50 used before is 5.6 KB larger and no faster since the
-# Anthropic template path calls the builder directly: §0000000.) The standard library is
-# rebuilt from source with its size-minded variants chosen (`optimize_for_size`) but its code
-# still at `opt-level = 3` (as the prebuilt one is: at "z" it cost 3-5 % per push for 1.1 KB),
-# and with `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at
-# once, without formatting a message. Those need a nightly toolchain and its `rust-src`; only
-# this build uses them. Tests and `cargo build` use stable, with panic messages. The module is
-# built without the reference-types and multivalue features: wasm-bindgen then passes JS values
-# through its glue's table instead of a wasm externref table, 0.7 KB smaller, the same speed.
+# The release module is built for size (`opt-level = "z"`, Cargo.toml) with the functions on the
+# stream path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), so the hot path keeps
+# its speed (bench/FINDINGS.md, "Build settings"). The standard library is rebuilt from source
+# with its size-minded variants (`optimize_for_size`) but its code at `opt-level = 3`, as the
+# prebuilt one is (at "z" every push was slower), and with `panic = immediate-abort`: a panic (a
+# bug: the crate never panics on input) traps at once instead of formatting a message. These need
+# nightly and its rust-src; only this build uses them (tests and `cargo build` use stable, with
+# panic messages). Without the reference-types and multivalue features wasm-bindgen passes JS
+# values through its glue's table rather than a wasm externref table: smaller, and as fast.
 RELEASE_TOOLCHAIN := nightly
 RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
 	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
-WASM_SRC := $(shell find src -name '*.rs') Cargo.toml
-PKG_STAMP := $(PKG)/.built
 
-.PHONY: test demo bench tools pkg size clean fuzz
+.PHONY: test demo demo-cli bench tools build-tools test-tools pkg size clean fuzz \
+	.tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen .tools-chromium
 
 ## ---- set-up: each step only when missing ---------------------------------------------------
-tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed .tools-chromium
+tools: build-tools test-tools
+build-tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen scripts/node_modules/.installed
+test-tools: tests/js/node_modules/.installed .tools-chromium
 
 .tools-rust:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
@@ -53,8 +56,10 @@ tools: .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.i
 	@wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)" \
 		|| cargo install wasm-bindgen-cli --version "=$(WASM_BINDGEN_VERSION)"
 
-$(JS_TOOLS)/.installed: tests/js/package.json
-	@cd tests/js && npm install --no-audit --no-fund --loglevel=error
+# The npm packages of one folder (scripts, tests/js, bench) exactly as its lock gives them:
+# `npm ci` never rewrites the lock, so the tree stays as it was checked out.
+%/node_modules/.installed: %/package.json %/package-lock.json
+	cd $* && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 .tools-chromium:
@@ -64,25 +69,21 @@ $(JS_TOOLS)/.installed: tests/js/package.json
 ## ---- the npm package ------------------------------------------------------------------------
 pkg: $(PKG_STAMP)
 
-# One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue is
-# made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the same
-# .wasm gets the CommonJS glue for require() (wasm-bindgen's nodejs glue, instantiated synchronously);
-# the names only the module and its glues share (hashed imports, wasm-bindgen's own exports) are
-# made short in the module, both glues and the types at once (tests/js/short-names.mjs); the glue a
-# page loads is minified with its exports' names kept (tests/js/minify-glue.mjs); and wasm-bindgen's
-# `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public may be `any`.
+# One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue
+# is made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the
+# same module gets wasm-bindgen's nodejs glue for require() (instantiated synchronously); and
+# wasm-bindgen's `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public
+# may be `any`.
 define build_entry
 RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
 	wasm-pack build --release --target web --out-dir $(1) --out-name $(2) --no-pack . -- $(RELEASE_CARGO_FLAGS) $(4)
 rm -rf $(3)
 wasm-bindgen --target nodejs --out-dir $(3) --out-name $(2) target/wasm32-unknown-unknown/release/llm_wire.wasm
-node tests/js/short-names.mjs $(1)/$(2)_bg.wasm $(1)/$(2).js $(3)/$(2).js $(1)/$(2).d.ts $(1)/$(2)_bg.wasm.d.ts
-node tests/js/minify-glue.mjs $(1)/$(2).js $(2).d.ts
 cp $(3)/$(2).js $(1)/$(2).cjs
 sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
 endef
 
-$(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs tests/js/minify-glue.mjs $(shell find pkg-template -type f) | .tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen $(JS_TOOLS)/.installed
+$(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md $(LICENSES) | build-tools
 	rm -rf $(PKG)
 	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
@@ -95,31 +96,35 @@ $(PKG_STAMP): $(WASM_SRC) Makefile tests/js/short-names.mjs tests/js/minify-glue
 	$(call build_entry,$(PKG)/stream,llm_wire_stream,target/pkg-cjs-stream,--no-default-features)
 	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \
 		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./helpers\.#../helpers.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
-	cp README.md $(PKG)/
+	cp README.md $(LICENSES) $(PKG)/
 	rm -f $(PKG)/.gitignore $(PKG)/stream/.gitignore
 	touch $@
 
-## ---- tests ----------------------------------------------------------------------------------
+# A licence text missing from the repository root stops the build: the package must not ship
+# without it.
+$(LICENSES):
+	@echo "error: $@ is missing at the repository root: the npm package ships both licence texts ($(LICENSES))" >&2
+	@exit 1
+
+size: pkg
+	@node scripts/size.mjs
+
+## ---- tests, demo, benchmark -----------------------------------------------------------------
 test: tools
 	@bash tests/run-all.sh
 
-demo: tools pkg
+demo: build-tools pkg
 	node web-demo/server.mjs
 
-.PHONY: demo-cli
-demo-cli: tools pkg
+demo-cli: build-tools pkg
 	node web-demo/replay.mjs $(DEMO_ARGS)
 
-bench: tools pkg
-	@cd bench && npm install --no-audit --no-fund --loglevel=error
+bench: build-tools pkg bench/node_modules/.installed
 	node bench/run.mjs $(BENCH_ARGS)
-
-size: pkg
-	@node tests/js/size.mjs
 
 ## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS ?= sse accumulator process build_chat_args structured_output
+FUZZ_TARGETS ?= sse accumulator process build_chat_args openapi structured_output
 
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal

@@ -1,5 +1,6 @@
-// llm-wire vs the JS peers (issue 8). `make bench` runs this; `make bench BENCH_ARGS=--quick` is
-// a short run for development. Writes bench/RESULTS.md (or --out FILE).
+// llm-wire vs the JS peers (issue 8), then hostile input at scale (bench/hostile.mjs). `make bench`
+// runs this; `make bench BENCH_ARGS=--quick` is a short run for development. Writes
+// bench/RESULTS.md (or --out FILE). `--no-extra` and `--no-hostile` leave those sections out.
 //
 // Method: one Node process; per (stream, chunking) cell every contender's result is checked
 // against the expected one first (a contender that differs is reported and not timed), then
@@ -16,6 +17,7 @@ import vm from "node:vm";
 import { CONTENDERS, BASELINE } from "./contenders.mjs";
 import { openaiText, openaiTools, anthropic, CHUNKINGS, rng } from "./gen.mjs";
 import { extra } from "./extra.mjs";
+import { hostile } from "./hostile.mjs";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc");
@@ -28,6 +30,7 @@ const WARMUP = Number(arg("--warmup", QUICK ? 2 : 4));
 const ONLY = arg("--only", null); // substring filter on contender names
 const OUT = arg("--out", fileURLToPath(new URL(QUICK ? "./RESULTS.quick.md" : "./RESULTS.md", import.meta.url)));
 const SKIP_EXTRA = args.includes("--no-extra");
+const SKIP_HOSTILE = args.includes("--no-hostile");
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const log = (...a) => console.error(...a);
@@ -169,6 +172,7 @@ for (const s of QUICK ? fixtures().slice(0, 4) : fixtures()) {
   fixtureResults.push({ stream: s, rows });
 }
 const more = SKIP_EXTRA ? null : await extra({ quick: QUICK, gc, log });
+const hostileLines = SKIP_HOSTILE ? null : hostile({ quick: QUICK, log });
 
 // ---- report ---------------------------------------------------------------------------------
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
@@ -223,5 +227,6 @@ for (const fx of fixtureResults) {
 }
 lines.push("", "Baseline column: its median µs per event; other columns: median paired ratio to the baseline. ✗: the contender's result differs from the fixture's expected one (or it failed), so it was not timed.");
 if (more) lines.push("", ...more);
+if (hostileLines) lines.push("", ...hostileLines);
 writeFileSync(OUT, lines.join("\n") + "\n");
 log(`wrote ${OUT}`);

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora from the test fixtures (idempotent; run from anywhere).
-#   sse, accumulator    every tests/fixtures/**/*.sse, behind the 2-byte stream header of
-#                       fuzz/src/lib.rs (config byte, 0 split points)
+#   sse, accumulator    every tests/fixtures/**/*.sse, behind the stream header of
+#                       fuzz/src/lib.rs (config byte, four limit bytes, 0 split points)
 #   process             every tests/fixtures/**/*.json response body (not the *.expect.json)
 #                       and the response of every process vector
 #   build_chat_args     every toRequest vector of tests/conformance/prompty-vectors.json as
 #                       {"agent", "messages"}, (options {stream: true})
+#   openapi             a few hand-made OpenAPI documents: parameters in every place, $refs
+#                       (shared, chained, cyclic, fanning out), JSON and other request bodies
 #   structured_output   the text of the structured-output fixtures and a few hand-made cases
 set -euo pipefail
 cd "$(dirname "$0")/.."
 C=fuzz/corpus
-mkdir -p "$C"/{sse,accumulator,process,build_chat_args,structured_output}
+mkdir -p "$C"/{sse,accumulator,process,build_chat_args,openapi,structured_output}
 
-# header <config byte, decimal> <file> <out>: the config byte, 0 split points, the stream.
-header() { { printf "\\$(printf '%03o' "$1")\\000"; cat "$2"; } > "$3"; }
+# header <config byte> <limit bytes: event buffered arguments message> <file> <out>: the config
+# byte, the four limit bytes (0 keeps a default, n makes it n x 16 bytes, arguments n x 4), 0
+# split points, the stream. All numbers decimal.
+header() {
+  { printf "\\$(printf '%03o' "$1")"
+    for b in $2; do printf "\\$(printf '%03o' "$b")"; done
+    printf '\000'
+    cat "$3"; } > "$4"
+}
 
 while IFS= read -r -d '' f; do
   name=$(echo "${f#tests/fixtures/}" | tr '/' '_')
@@ -23,12 +32,13 @@ while IFS= read -r -d '' f; do
     openai-responses) fmt=3 ;;
     *) fmt=1 ;;
   esac
-  header 0 "$f" "$C/sse/$name"                                   # default limits
-  header 1 "$f" "$C/sse/$name.small"                             # maxEventBytes 4096
-  header 0 "$f" "$C/accumulator/$name.auto"                      # auto, default limits
-  header "$fmt" "$f" "$C/accumulator/$name.fmt"                  # its own format
-  header $((fmt + 4 * 2)) "$f" "$C/accumulator/$name.small-args" # small tool/message limits
-  header $((fmt + 4 * 3)) "$f" "$C/accumulator/$name.tiny"       # every limit small
+  header 0 "0 0 0 0" "$f" "$C/sse/$name"                              # default limits
+  header 0 "255 0 0 0" "$f" "$C/sse/$name.small"                      # maxEventBytes 4080
+  header 0 "64 96 0 0" "$f" "$C/sse/$name.tiny"                       # event 1024, buffered 1536
+  header 0 "0 0 0 0" "$f" "$C/accumulator/$name.auto"                 # auto, default limits
+  header "$fmt" "0 0 0 0" "$f" "$C/accumulator/$name.fmt"             # its own format
+  header "$fmt" "0 0 16 32" "$f" "$C/accumulator/$name.small-args"    # arguments 64, message 512
+  header "$fmt" "64 96 64 128" "$f" "$C/accumulator/$name.tiny"       # every limit small
 done < <(find tests/fixtures -name '*.sse' -print0)
 
 while IFS= read -r -d '' f; do
@@ -61,5 +71,29 @@ texts = {
 }
 for name, text in texts.items():
     (corpus / "structured_output" / name).write_text(text)
+# OpenAPI documents: every parameter place, shared and chained $refs, a cycle, refs that fan out.
+param = lambda name, place: {"name": name, "in": place, "schema": {"type": "string"}}
+documents = {
+    "petstore": {"openapi": "3.0.0", "paths": {
+        "/pets/{petId}": {"parameters": [{"name": "petId", "in": "path", "schema": {"type": "integer"}}],
+            "get": {"operationId": "getPet", "summary": "Get", "parameters": [param("v", "query"), {"$ref": "#/components/parameters/L"}]},
+            "put": {"description": "Put it", "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}},
+        "/pets": {"post": {"requestBody": {"content": {"text/plain": {"schema": {"type": "string"}}}}},
+                  "delete": {"parameters": [param("h", "header"), param("c", "cookie")]}}},
+        "components": {"parameters": {"L": {"name": "limit", "in": "query", "schema": {"type": "integer"}}},
+            "schemas": {"Pet": {"type": "object", "required": ["name"], "properties": {
+                "name": {"type": "string"}, "self": {"$ref": "#/components/schemas/Pet"},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}}}}},
+    "chain": {"openapi": "3.1.0", "paths": {"/a": {"$ref": "#/components/pathItems/A"}},
+        "components": {"pathItems": {"A": {"get": {"parameters": [{"$ref": "#/components/parameters/P0"}]}}},
+            "parameters": {f"P{i}": {"$ref": f"#/components/parameters/P{i + 1}"} for i in range(8)} | {"P8": param("deep", "query")}}},
+    "fan-out": {"openapi": "3.0.0", "paths": {"/f": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": {f"S{i}": {"type": "object", "properties": {"l": {"$ref": f"#/components/schemas/S{i + 1}"}, "r": {"$ref": f"#/components/schemas/S{i + 1}"}}} for i in range(6)}
+            | {"S6": {"type": "string", "description": "leaf"}}}},
+    "odd": {"openapi": "3.0.0", "paths": {"/~1x/{y}": {"get": {"operationId": "", "parameters": [{"$ref": "#/paths/~1~01x~1{y}"}, {"$ref": "other.json#/p"}, 7]}},
+        "/b": {"trace": {}, "options": None, "head": {"requestBody": {"content": {"application/vnd.api+json": {"schema": {"type": "object", "properties": {"q": {}}}}}}}}}},
+}
+for name, document in documents.items():
+    (corpus / "openapi" / f"{name}.json").write_text(json.dumps(document))
 PY
-echo "seeded: $(for t in sse accumulator process build_chat_args structured_output; do printf '%s=%s ' "$t" "$(ls "$C/$t" | wc -l)"; done)"
+echo "seeded: $(for t in sse accumulator process build_chat_args openapi structured_output; do printf '%s=%s ' "$t" "$(ls "$C/$t" | wc -l)"; done)"

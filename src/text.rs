@@ -1,5 +1,5 @@
 //! Byte-level stand-ins for `str::find(&str)`, `str::split(char)`, `split_once(char)`,
-//! `str::trim`, `String::from_utf8_lossy` and the integer parsers.
+//! `str::trim`, `String::from_utf8_lossy` and an integer parser.
 //!
 //! The few places that look for a separator in a string do it with these plain byte loops
 //! rather than the standard library's pattern searchers (`StrSearcher`/`TwoWaySearcher`,
@@ -129,42 +129,11 @@ pub(crate) fn trim(text: &str) -> &str {
 }
 
 /// `text` as an unsigned integer of at most `max`, read as the standard library's
-/// `from_str_radix` reads one (`radix` at most 16, `max` at least 15): an optional `+`, then
-/// one or more digits, `None` for anything else or a larger value. One loop for every integer
-/// the crate reads (JSON integers, SSE `retry`, HTTP statuses, `\u` escapes), where
-/// `str::parse` is a generic instance per integer type, four of them in the wasm module.
+/// `from_str_radix` reads one: an optional `+`, then one or more digits; `None` for anything
+/// else or a larger value.
 pub(crate) fn parse_uint(text: &[u8], radix: u32, max: u64) -> Option<u64> {
-    let digits = text.strip_prefix(b"+").unwrap_or(text);
-    if digits.is_empty() {
-        return None;
-    }
-    let radix_wide = u64::from(radix);
-    // `n * radix + digit <= max` checked without the 128-bit multiply of `checked_mul`.
-    let limit = max / radix_wide;
-    let mut n: u64 = 0;
-    for &byte in digits {
-        let digit = u64::from(char::from(byte).to_digit(radix)?);
-        if n > limit {
-            return None;
-        }
-        n *= radix_wide;
-        if n > max - digit {
-            return None;
-        }
-        n += digit;
-    }
-    Some(n)
-}
-
-/// `text.parse::<i64>()`: an optional sign (`+` or `-`), then decimal digits.
-pub(crate) fn parse_int(text: &[u8]) -> Option<i64> {
-    let (negative, digits) = match text {
-        [b'-', rest @ ..] if rest.first() != Some(&b'+') => (true, rest),
-        _ => (false, text),
-    };
-    // A negative magnitude may be one more than `i64::MAX`: `i64::MIN`.
-    let n = parse_uint(digits, 10, i64::MAX as u64 + u64::from(negative))? as i64;
-    Some(if negative { n.wrapping_neg() } else { n })
+    let text = std::str::from_utf8(text).ok()?;
+    u64::from_str_radix(text, radix).ok().filter(|&n| n <= max)
 }
 
 #[cfg(test)]
@@ -259,7 +228,7 @@ mod tests {
     }
 
     #[test]
-    fn the_integer_readers_are_str_parse() {
+    fn the_integer_reader_is_str_parse() {
         let mut tokens: Vec<String> = [
             "",
             "+",
@@ -320,7 +289,6 @@ mod tests {
             assert_eq!(parse_uint(b, 10, u64::MAX), t.parse::<u64>().ok(), "{t:?}");
             assert_eq!(parse_uint(b, 10, u16::MAX.into()), t.parse::<u16>().ok().map(u64::from), "{t:?}");
             assert_eq!(parse_uint(b, 16, u16::MAX.into()), u16::from_str_radix(t, 16).ok().map(u64::from), "{t:?}");
-            assert_eq!(parse_int(b), t.parse::<i64>().ok(), "{t:?}");
         }
     }
 

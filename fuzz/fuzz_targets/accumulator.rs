@@ -1,13 +1,14 @@
-//! The Accumulator in every format on arbitrary bytes at arbitrary split points: never a panic,
-//! the same `FinalMessage` as pushing everything at once, the text events adding up to the final
-//! text, and after a limit every later push refused with the same error.
+//! The Accumulator in every format on arbitrary bytes at arbitrary split points, with the
+//! default limits or small ones the input chooses: never a panic, the same `FinalMessage` as
+//! pushing everything at once, the text events adding up to the final text, the final message
+//! within the limits, and after a limit every later push refused with the same error.
 #![no_main]
 
 use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
-use llm_wire::{Accumulator, AccumulatorOptions, ErrorCode, FinalMessage, Format, StreamEvent};
-use llm_wire_fuzz::{limits, StreamInput};
+use llm_wire::{Accumulator, AccumulatorOptions, ErrorCode, FinalMessage, Format, Limits, StreamEvent};
+use llm_wire_fuzz::StreamInput;
 
 struct Run {
     message: FinalMessage,
@@ -55,9 +56,28 @@ fn run(options: &AccumulatorOptions, chunks: &[&[u8]]) -> Run {
     }
     let message = acc.finish();
 
-    let limit = events.iter().any(|e| matches!(e, StreamEvent::Error { error } if error.code.as_deref() == Some("limit_exceeded")));
+    let limit = events
+        .iter()
+        .any(|e| matches!(e, StreamEvent::Error { error } if error.code.as_deref() == Some("limit_exceeded")));
     check_text(&events, &message);
+    check_limits(&options.limits, &message);
     Run { message, limit }
+}
+
+/// What the limits promise of the final message: no tool call's arguments longer than
+/// `max_tool_argument_bytes`, and the text and reasoning of all choices together within
+/// `max_message_bytes`.
+fn check_limits(limits: &Limits, message: &FinalMessage) {
+    let choices = message.choices.as_deref().unwrap_or(std::slice::from_ref(message));
+    let kept: usize = choices.iter().map(|c| c.text.len() + c.reasoning.len()).sum();
+    assert!(kept <= limits.max_message_bytes, "{kept} bytes of text and reasoning kept, above maxMessageBytes");
+    for call in choices.iter().flat_map(|c| &c.tool_calls) {
+        assert!(
+            call.arguments.len() <= limits.max_tool_argument_bytes,
+            "tool call arguments of {} bytes kept, above maxToolArgumentBytes",
+            call.arguments.len()
+        );
+    }
 }
 
 /// The text events of each choice, concatenated, are that choice's final text.
@@ -83,7 +103,7 @@ fn check_text(events: &[StreamEvent], message: &FinalMessage) {
 
 fuzz_target!(|input: &[u8]| {
     let Some(input) = StreamInput::parse(input) else { return };
-    let options = AccumulatorOptions { format: format(input.config), limits: limits(input.config >> 2), provider: None };
+    let options = AccumulatorOptions { format: format(input.config), limits: input.limits(), provider: None };
     let whole = run(&options, &[input.data]);
     let split = run(&options, &input.chunks());
     if whole.limit || split.limit {

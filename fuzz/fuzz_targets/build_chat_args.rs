@@ -5,7 +5,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use llm_wire::Value;
-use llm_wire::{build_chat_args, build_chat_args_json, build_request, gen_ai_attributes, Agent, Message, RequestOptions};
+use llm_wire::{
+    build_chat_args, build_chat_args_json, build_request, gen_ai_attributes, Agent, Message, RequestOptions,
+};
 
 fn exercise(agent: &Value, messages: &Value, options: &Value) {
     let messages_value = messages;
@@ -18,12 +20,15 @@ fn exercise(agent: &Value, messages: &Value, options: &Value) {
         serde_json::to_string(body).expect("a built body serialises");
         let _ = gen_ai_attributes(&agent, body, Some(messages_value));
     }
-    let mut all = vec![RequestOptions::default(), RequestOptions {
-        base_url: Some("https://example.test/v1/".into()),
-        api_key: Some("k".into()),
-        stream: true,
-        headers: vec![("X-Extra".into(), "1".into()), ("content-type".into(), "text/plain".into())],
-    }];
+    let mut all = vec![
+        RequestOptions::default(),
+        RequestOptions {
+            base_url: Some("https://example.test/v1/".into()),
+            api_key: Some("k".into()),
+            stream: true,
+            headers: vec![("X-Extra".into(), "1".into()), ("content-type".into(), "text/plain".into())],
+        },
+    ];
     if let Ok(options) = RequestOptions::from_json(options) {
         all.push(options);
     }

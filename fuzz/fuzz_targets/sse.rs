@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use llm_wire::sse::SseDecoder;
 use llm_wire::{ErrorCode, Limits};
-use llm_wire_fuzz::{limits, StreamInput};
+use llm_wire_fuzz::StreamInput;
 
 #[derive(Debug, PartialEq, Eq)]
 struct Owned {
@@ -49,7 +49,7 @@ fn run(limits: &Limits, chunks: &[&[u8]]) -> Run {
 
 fuzz_target!(|input: &[u8]| {
     let Some(input) = StreamInput::parse(input) else { return };
-    let limits = limits(input.config);
+    let limits = input.limits();
     let whole = run(&limits, &[input.data]);
     let split = run(&limits, &input.chunks());
     // A limit is reached at the same line whatever the split (the partial-line check and the

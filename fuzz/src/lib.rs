@@ -3,19 +3,22 @@
 //! Stream targets (`sse`, `accumulator`) read a small header before the stream bytes:
 //!
 //! ```text
-//! byte 0        configuration (target-specific: format, limits)
-//! byte 1        number of split points k (low 4 bits, so at most 15)
-//! bytes 2..2+2k k little-endian u16 split offsets (taken modulo len+1, then sorted)
+//! byte 0        configuration (target-specific: the format)
+//! bytes 1..5    the limits, one byte each (see [`StreamInput::limits`]): 0 keeps the default
+//! byte 5        number of split points k (low 4 bits, so at most 15)
+//! bytes 6..6+2k k little-endian u16 split offsets (taken modulo len+1, then sorted)
 //! rest          the stream
 //! ```
 //!
-//! `fuzz/seed.sh` writes the fixtures with a header of `k = 0`, so seeds are real streams.
+//! `fuzz/seed.sh` writes the fixtures with such a header (default and small limits, `k = 0`),
+//! so seeds are real streams.
 
 use llm_wire::Limits;
 
 /// The stream inputs: configuration byte, the stream, and its chunks at the split points.
 pub struct StreamInput<'a> {
     pub config: u8,
+    limit_bytes: [u8; 4],
     pub data: &'a [u8],
     pub cuts: Vec<usize>,
 }
@@ -23,6 +26,7 @@ pub struct StreamInput<'a> {
 impl<'a> StreamInput<'a> {
     pub fn parse(input: &'a [u8]) -> Option<StreamInput<'a>> {
         let (&config, rest) = input.split_first()?;
+        let (limit_bytes, rest) = rest.split_first_chunk::<4>()?;
         let (&count, mut rest) = rest.split_first()?;
         let count = (count & 0x0f) as usize;
         let mut raw = Vec::with_capacity(count);
@@ -35,7 +39,24 @@ impl<'a> StreamInput<'a> {
         }
         let mut cuts: Vec<usize> = raw.into_iter().map(|c| c % (rest.len() + 1)).collect();
         cuts.sort_unstable();
-        Some(StreamInput { config, data: rest, cuts })
+        Some(StreamInput { config, limit_bytes: *limit_bytes, data: rest, cuts })
+    }
+
+    /// The limits the header chooses, one byte each for the event, buffered input, tool
+    /// argument and message limits: 0 keeps the default, any other `n` makes the limit small
+    /// (`n` × 16 bytes, tool arguments `n` × 4), so every limit path and its edges are reached.
+    pub fn limits(&self) -> Limits {
+        let small = |byte: u8, unit: usize, default: usize| match byte {
+            0 => default,
+            n => usize::from(n) * unit,
+        };
+        let [event, buffered, arguments, message] = self.limit_bytes;
+        let mut limits = Limits::default();
+        limits.max_event_bytes = small(event, 16, limits.max_event_bytes);
+        limits.max_buffered_bytes = small(buffered, 16, limits.max_buffered_bytes);
+        limits.max_tool_argument_bytes = small(arguments, 4, limits.max_tool_argument_bytes);
+        limits.max_message_bytes = small(message, 16, limits.max_message_bytes);
+        limits
     }
 
     /// The stream cut at every split point (empty chunks included: they are legal input).
@@ -48,20 +69,5 @@ impl<'a> StreamInput<'a> {
         }
         out.push(&self.data[start..]);
         out
-    }
-}
-
-/// Limits chosen by two bits: the defaults, or small ones so that the limit paths run too.
-pub fn limits(selector: u8) -> Limits {
-    match selector & 3 {
-        0 => Limits::default(),
-        1 => Limits { max_event_bytes: 4096, ..Default::default() },
-        2 => Limits { max_tool_argument_bytes: 64, max_message_bytes: 512, ..Default::default() },
-        _ => Limits {
-            max_event_bytes: 1024,
-            max_buffered_bytes: 1536,
-            max_tool_argument_bytes: 256,
-            max_message_bytes: 2048,
-        },
     }
 }

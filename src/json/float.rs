@@ -2,10 +2,10 @@
 //! formatter in the wasm module.
 //!
 //! `str::parse::<f64>` (its code and its table of powers of five) and serde_json's float
-//! formatter (zmij and its table of powers of ten) were 14 KB of the gzipped module, more than a
-//! tenth of it, for numbers that are rare on the wire (tool arguments, sampling options,
-//! logprobs, embeddings). The JavaScript engine hosting the module already converts both ways
-//! correctly, so in wasm the hard cases go to it:
+//! formatter (zmij and its table of powers of ten) would be a large share of the module, for
+//! numbers that are rare on the wire (tool arguments, sampling options, logprobs, embeddings).
+//! The JavaScript engine hosting the module already converts both ways correctly, so in wasm
+//! the hard cases go to it:
 //!
 //! - [`parse`] reads the standard library's grammar itself. A number of at most 15 significant
 //!   digits whose decimal exponent is within ±22 is converted exactly here (both the digits and

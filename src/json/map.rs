@@ -2,13 +2,12 @@
 //!
 //! Iteration is in key order, as serde_json's default `Map` (a `BTreeMap<String, Value>`)
 //! iterates, so every JSON text written from one is byte for byte what serde_json writes; a key
-//! inserted twice keeps its last value. Lookups are binary searches. The vector replaces the
-//! B-tree's insert, remove, search, clone and drop code in the wasm module: the objects of this
-//! crate are small, and one read from JSON text is built in one go ([`Map::from_members`]), not
-//! by sorted inserts, so a large unordered object costs `n log n`, not `n²`. (The module is
-//! 2.3 KB gzipped smaller than with serde_json's map; the sort takes 0.3 KB of that back, the
-//! price of no quadratic worst case on 8 MiB of tool arguments.)
+//! inserted twice keeps its last value. Lookups are binary searches. A vector rather than a
+//! B-tree: the objects of this crate are small, and one read from JSON text is built in one go
+//! ([`Map::from_members`], sorted once), not by sorted inserts, so a large unordered object
+//! costs `n log n`, not `n²`.
 
+use std::cmp::Ordering;
 use std::fmt;
 
 use super::tree::Value;
@@ -39,7 +38,7 @@ impl Map {
     /// JSON object as read. Sorted (stably) only when not in order already.
     pub(crate) fn from_members(mut members: Vec<(String, Value)>) -> Self {
         if members.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
-            merge_sort(&mut members, |a, b| a.0 <= b.0);
+            members.sort_by(|a, b| a.0.cmp(&b.0));
             // Of a run of equal keys the first stays, holding the run's last value.
             members.dedup_by(|next, kept| {
                 let same = next.0 == kept.0;
@@ -129,37 +128,14 @@ impl Map {
     }
 }
 
-/// Sorts `items` stably, `in_order(a, b)` saying whether `a` may stay before `b`: a merge sort,
-/// bottom up through one buffer, so n log n whatever the order. The standard library's stable
-/// sort would bring several kilobytes of code into the wasm module per element type; this is
-/// a small body per type (map members, embedding items).
-pub(crate) fn merge_sort<T: Default>(items: &mut Vec<T>, in_order: impl Fn(&T, &T) -> bool) {
-    let len = items.len();
-    let mut other: Vec<T> = Vec::with_capacity(len);
-    other.resize_with(len, Default::default);
-    let mut width = 1;
-    while width < len {
-        let mut start = 0;
-        while start < len {
-            let mid = (start + width).min(len);
-            let end = (mid + width).min(len);
-            let (mut left, mut right) = (start, mid);
-            for slot in &mut other[start..end] {
-                // Equal keys: the left one (earlier) first, so the sort is stable.
-                let from = if right == end || (left < mid && in_order(&items[left], &items[right])) {
-                    left += 1;
-                    left - 1
-                } else {
-                    right += 1;
-                    right - 1
-                };
-                std::mem::swap(slot, &mut items[from]);
-            }
-            start = end;
-        }
-        std::mem::swap(items, &mut other);
-        width *= 2;
-    }
+/// Sorts `items` stably, `in_order(a, b)` saying whether `a` may stay before `b`: the standard
+/// library's stable sort.
+pub(crate) fn merge_sort<T>(items: &mut [T], in_order: impl Fn(&T, &T) -> bool) {
+    items.sort_by(|a, b| match (in_order(a, b), in_order(b, a)) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, _) => Ordering::Greater,
+    });
 }
 
 /// What [`Map::iter`] returns: `(&key, &value)` in key order.

@@ -211,6 +211,7 @@ fn index_reads_non_negative_integers_only() {
     assert_eq!(read("3.0"), Some(3));
     assert_eq!(read("0"), Some(0));
     assert_eq!(read("-1"), None);
+    assert_eq!(read("-0"), None);
     assert_eq!(read("1.5"), None);
     assert_eq!(read("\"2\""), None);
     assert_eq!(read("null"), None);

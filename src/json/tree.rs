@@ -1,6 +1,6 @@
 //! [`Value`] and [`Number`]: the crate's JSON data, in place of `serde_json::Value` and
-//! `serde_json::Number` (whose `BTreeMap` objects brought several kilobytes of map code into
-//! the wasm module). Names and methods follow serde_json's, the few this crate and its users
+//! `serde_json::Number` (whose `BTreeMap` objects bring the B-tree's code into the wasm
+//! module). Names and methods follow serde_json's, the few this crate and its users
 //! need; `From` converts both ways and `PartialEq` compares across, so Rust code can keep
 //! building values with `serde_json::json!`.
 //!

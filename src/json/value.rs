@@ -89,12 +89,12 @@ fn number(text: &str, integer: bool) -> Option<Number> {
     if integer {
         match text.strip_prefix('-') {
             None => {
-                if let Some(n) = crate::text::parse_uint(text.as_bytes(), 10, u64::MAX) {
+                if let Ok(n) = text.parse::<u64>() {
                     return Some(n.into());
                 }
             }
-            Some(_) => match crate::text::parse_int(text.as_bytes()) {
-                Some(n) if n != 0 => return Some(n.into()),
+            Some(_) => match text.parse::<i64>() {
+                Ok(n) if n != 0 => return Some(n.into()),
                 _ => {}
             },
         }
@@ -103,25 +103,13 @@ fn number(text: &str, integer: bool) -> Option<Number> {
 }
 
 /// `Value::String` of `text`.
-#[inline(never)]
 pub(crate) fn string(text: &str) -> Value {
     Value::String(text.to_owned())
 }
 
 /// An object of `(key, value)` pairs; a key given twice keeps its last value, as in `json!`.
-pub(crate) fn object<const N: usize>(mut fields: [(&str, Value); N]) -> Value {
-    object_of(&mut fields)
-}
-
-/// One insert at a time: the fields are few, and a bulk build would check their order and
-/// collect them first. A slice, not an iterator, so there is one copy of this for every arity.
-#[inline(never)]
-fn object_of(fields: &mut [(&str, Value)]) -> Value {
-    let mut map = Map::new();
-    for (key, value) in fields {
-        map.insert((*key).to_owned(), std::mem::take(value));
-    }
-    Value::Object(map)
+pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(fields.into_iter().map(|(key, value)| (key.to_owned(), value)).collect())
 }
 
 #[cfg(test)]
@@ -232,7 +220,7 @@ mod tests {
     /// structured output), for a second round.
     fn embedded_documents(value: &Value, out: &mut Vec<String>) {
         match value {
-            Value::String(s) if crate::text::trim_start(s).starts_with(['{', '[']) => out.push(s.clone()),
+            Value::String(s) if s.trim_start().starts_with(['{', '[']) => out.push(s.clone()),
             Value::Array(items) => items.iter().for_each(|v| embedded_documents(v, out)),
             Value::Object(map) => map.values().for_each(|v| embedded_documents(v, out)),
             _ => {}

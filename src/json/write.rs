@@ -36,9 +36,7 @@ pub(crate) fn string(out: &mut String, text: &str) {
 }
 
 /// `text` as a JSON string literal in a new string: a string value of a request body
-/// (`request::wire::text`), or a name quoted in a message (`{:?}` would link the standard
-/// library's Unicode tables for its escapes).
-#[inline(never)]
+/// (`request::wire::text`), or a name quoted in a message (as JSON escapes it, not `{:?}`).
 pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     string(&mut out, text);

@@ -1,0 +1,190 @@
+// Hostile input at scale: each shape built with 10,000 and with 100,000 items, timed once per size
+// in a process of its own with a time limit. Work proportional to the input shows as a ratio near
+// 10 between the two; a cost that grows faster shows as a larger ratio, or as "over N s" where the
+// limit stopped it, instead of hanging the benchmark.
+//
+//   node bench/hostile.mjs [--quick] [--timeout SECONDS]    prints the table
+//   bench/run.mjs (`make bench`) runs it and adds the table to RESULTS.md
+//
+// Each shape's result is checked (the number of choices, tool calls, characters or tools it must
+// give) before its time counts: a shape that gives the wrong result, or an error, says so instead.
+
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const SIZES = [10_000, 100_000];
+const CHUNK = 64 * 1024;
+
+// ---- the shapes: `input(n)` builds the input (not timed), `run(wire, input)` does the timed work
+// and returns what `expect(n)` must equal (mostly a count) ----------------------------------------
+const sse = (events) => new TextEncoder().encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+const chunk = (choices) => ({ id: "chatcmpl-h", object: "chat.completion.chunk", created: 1, model: "m", choices });
+
+/** Pushes a stream in 64 KiB chunks and returns the final message. */
+function accumulate(wire, format, bytes) {
+  const acc = new wire.Accumulator({ format });
+  for (let at = 0; at < bytes.length; at += CHUNK) acc.push(bytes.subarray(at, at + CHUNK));
+  const message = acc.finish();
+  acc.free();
+  if (message.error) throw new Error(`${message.error.code}: ${message.error.message}`);
+  return message;
+}
+
+const chatChoices = (order) => ({
+  input: (n) => {
+    const events = [];
+    for (let i = 0; i < n; i++) {
+      const index = order === "ascending" ? i : n - 1 - i;
+      events.push(chunk([{ index, delta: { role: "assistant", content: "x" }, finish_reason: "stop" }]));
+    }
+    return sse(events);
+  },
+  run: (wire, bytes) => accumulate(wire, "openai-chat", bytes).choices?.length ?? 1,
+  expect: (n) => n,
+});
+
+const choicesBody = (n) => JSON.stringify({
+  id: "chatcmpl-h", object: "chat.completion", created: 1, model: "m",
+  choices: Array.from({ length: n }, (_, i) => ({
+    index: n - 1 - i, message: { role: "assistant", content: `choice ${n - 1 - i}` }, finish_reason: "stop",
+  })),
+});
+
+const SHAPES = {
+  "chat stream: N choice indices, ascending": chatChoices("ascending"),
+  "chat stream: N choice indices, descending": chatChoices("descending"),
+  "chat stream: N tool calls, each a new id": {
+    input: (n) => sse(Array.from({ length: n }, (_, i) => chunk([{
+      index: 0, delta: { tool_calls: [{ index: i, id: `call_${i}`, type: "function", function: { name: "f", arguments: "{}" } }] },
+    }]))),
+    run: (wire, bytes) => accumulate(wire, "openai-chat", bytes).toolCalls.length,
+    expect: (n) => n,
+  },
+  "Responses stream: N function-call items": {
+    input: (n) => {
+      const events = [{ type: "response.created", response: { id: "resp_h", model: "m", status: "in_progress", output: [] } }];
+      for (let i = 0; i < n; i++) {
+        const item = { type: "function_call", id: `fc_${i}`, call_id: `call_${i}`, name: "f", arguments: "" };
+        events.push({ type: "response.output_item.added", output_index: i, item: { ...item, status: "in_progress" } });
+        events.push({ type: "response.function_call_arguments.delta", item_id: item.id, output_index: i, delta: "{}" });
+        events.push({ type: "response.output_item.done", output_index: i, item: { ...item, arguments: "{}", status: "completed" } });
+      }
+      return sse(events);
+    },
+    run: (wire, bytes) => accumulate(wire, "openai-responses", bytes).toolCalls.length,
+    expect: (n) => n,
+  },
+  "Responses stream: N text deltas, each in a new item": {
+    input: (n) => sse([
+      { type: "response.created", response: { id: "resp_h", model: "m", status: "in_progress", output: [] } },
+      ...Array.from({ length: n }, (_, i) => ({ type: "response.output_text.delta", item_id: `msg_${i}`, output_index: i, content_index: 0, delta: "x" })),
+    ]),
+    run: (wire, bytes) => accumulate(wire, "openai-responses", bytes).text.length,
+    expect: (n) => n,
+  },
+  "Anthropic stream: N blocks never stopped": {
+    input: (n) => {
+      const events = [{ type: "message_start", message: { id: "msg_h", type: "message", role: "assistant", model: "m", content: [], usage: { input_tokens: 1, output_tokens: 0 } } }];
+      for (let i = 0; i < n; i++) {
+        events.push({ type: "content_block_start", index: i, content_block: { type: "text", text: "" } });
+        events.push({ type: "content_block_delta", index: i, delta: { type: "text_delta", text: "x" } });
+      }
+      return sse(events);
+    },
+    run: (wire, bytes) => accumulate(wire, "anthropic", bytes).text.length,
+    expect: (n) => n,
+  },
+  "toMessage: a body of N choices, descending": {
+    input: choicesBody,
+    run: (wire, body) => wire.toMessage(body).choices?.length ?? 1,
+    expect: (n) => n,
+  },
+  "process: a body of N choices, descending": {
+    input: choicesBody,
+    run: (wire, body) => wire.process({ model: { id: "m" } }, body),
+    expect: () => "choice 0",
+  },
+  "buildChatArgs: N function tools": {
+    input: (n) => ({
+      model: { id: "m" },
+      tools: Array.from({ length: n }, (_, i) => ({
+        kind: "function", name: `tool_${i}`, description: "d", parameters: [{ name: "q", kind: "string", required: true }],
+      })),
+    }),
+    run: (wire, agent) => wire.buildChatArgs(agent, [{ role: "user", content: "hi" }]).tools.length,
+    expect: (n) => n,
+  },
+  "buildChatArgs: an OpenAPI document of N operations": {
+    input: (n) => {
+      const paths = {};
+      for (let i = 0; i < n; i++) {
+        const parameters = [{ name: "q", in: "query", required: true, schema: { type: "string" } }];
+        paths[`/items/${i}`] = { get: { operationId: `get_${i}`, summary: "s", parameters } };
+      }
+      const specification = { openapi: "3.0.0", info: { title: "h", version: "1" }, paths };
+      return { model: { id: "m" }, tools: [{ kind: "openapi", name: "api", specification }] };
+    },
+    run: (wire, agent) => wire.buildChatArgs(agent, [{ role: "user", content: "hi" }]).tools.length,
+    expect: (n) => n,
+  },
+};
+
+// ---- one shape at one size, in this process (the child's side) ---------------------------------
+async function runOne(name, n) {
+  const wire = await import("../pkg/node.mjs");
+  const shape = SHAPES[name];
+  // A small run first, so the timed one does not pay for the first compilation.
+  shape.run(wire, shape.input(100));
+  const input = shape.input(n);
+  const t0 = performance.now();
+  let got;
+  try {
+    got = shape.run(wire, input);
+  } catch (err) {
+    return { failed: `${err.code ?? err.name}: ${err.message}`.slice(0, 120) };
+  }
+  const ms = performance.now() - t0;
+  const want = shape.expect(n);
+  return got === want ? { ms } : { ms, wrong: `gave ${got}, expected ${want}` };
+}
+
+// ---- every shape at every size, each in its own process (the parent's side) --------------------
+function measure(name, n, timeoutS) {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", name, String(n)], {
+    encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 1 << 20,
+  });
+  if (child.error?.code === "ETIMEDOUT" || child.signal) return { over: timeoutS };
+  if (child.status !== 0) return { failed: `exit status ${child.status}: ${child.stderr.trim().split("\n").pop()}`.slice(0, 120) };
+  return JSON.parse(child.stdout);
+}
+
+const cell = (r) => r.over ? `over ${r.over} s` : r.failed ? `failed (${r.failed})` : `${r.ms.toFixed(0)} ms${r.wrong ? ` (wrong: ${r.wrong})` : ""}`;
+
+/** Runs every shape and returns the report's lines (Markdown). */
+export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = console.error } = {}) {
+  const lines = [
+    "## Hostile input: time per shape at 10,000 and 100,000 items", "",
+    `Each shape timed once per size in its own process, after a 100-item warm-up run, with a limit of ${timeoutS} s; ` +
+    "a time counts only when the result is right. Linear work gives a ratio near 10.", "",
+    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio |`, `|---|${SIZES.map(() => "---:").join("|")}|---:|`,
+  ];
+  for (const name of Object.keys(SHAPES)) {
+    const results = SIZES.map((n) => measure(name, n, timeoutS));
+    const [small, large] = results;
+    const timed = (r) => r.ms !== undefined && !r.wrong && !r.failed;
+    const ratio = timed(small) && timed(large) ? (large.ms / Math.max(small.ms, 0.01)).toFixed(1) : "–";
+    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} |`;
+    log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}`);
+    lines.push(row);
+  }
+  return lines;
+}
+
+const args = process.argv.slice(2);
+if (args[0] === "--one") {
+  process.stdout.write(JSON.stringify(await runOne(args[1], Number(args[2]))));
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const at = args.indexOf("--timeout");
+  const quick = args.includes("--quick");
+  console.log(hostile({ quick, timeoutS: at >= 0 ? Number(args[at + 1]) : undefined, log: () => {} }).join("\n"));
+}
