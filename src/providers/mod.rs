@@ -10,7 +10,6 @@ pub(crate) mod template;
 
 use std::borrow::Cow;
 
-use crate::accumulator::MessageBuilder;
 use crate::error::ErrorCode;
 use crate::json::{read_object, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
@@ -33,13 +32,6 @@ impl<'a> Scalar<'a> {
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
         r.scalar().map(Scalar)
     }
-}
-
-/// Starts the message of a non-streamed body with its `id`, `model` and `provider`: one
-/// out-of-line body for the three response readers.
-#[inline(never)]
-pub(crate) fn start_body(b: &mut MessageBuilder, id: &Scalar<'_>, model: &Scalar<'_>, provider: &Scalar<'_>) {
-    b.start(id.as_deref(), model.as_deref(), provider.as_deref());
 }
 
 /// The count `name` of a `*_details` object (`{"cached_tokens": 5}`); `None` when the value is
