@@ -238,3 +238,19 @@ fn messages_quote_names_as_json_strings() {
     let call = parse_tool_arguments(&[call("id\t1", "f", "{")]).expect_err("must fail");
     assert!(call.message.starts_with(r#"tool call "id\t1" (f): "#), "{call}");
 }
+
+#[test]
+fn an_object_of_100_000_keys_is_checked_against_a_schema_of_as_many_properties_key_by_key() {
+    let outputs: Vec<Property> = (0..100_000).map(|i| prop(&format!("k{i}"), "integer", false)).collect();
+    let members: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\": {i}")).collect();
+    let text = format!("{{{}}}", members.join(", "));
+    let value = parse_structured_output(&text, &outputs, StructuredOptions::default()).unwrap();
+    assert_eq!((value.as_object().unwrap().len(), &value["k99999"]), (100_000, &llm_wire::Value::from(99_999)));
+    // One key renamed: the schema does not have it, and the error names it.
+    let renamed = text.replacen("\"k77777\"", "\"x77777\"", 1);
+    fails_at(
+        parse_structured_output(&renamed, &outputs, StructuredOptions::default()).map(Value::from),
+        ErrorCode::ValidationFailed,
+        "$.x77777",
+    );
+}

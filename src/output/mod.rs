@@ -8,10 +8,9 @@ use serde::Serialize;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value;
-use crate::json::write::{Object, WriteJson};
+use crate::json::write::{quoted, Object, WriteJson};
 use crate::json::{Map, Value};
 use crate::model::{Property, ToolCall};
-use crate::text::{concat, number};
 
 /// A tool call ready to run: its arguments parsed to an object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -38,14 +37,16 @@ impl WriteJson for Action {
 pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     let mut actions = Vec::with_capacity(tool_calls.len());
     for (i, call) in tool_calls.iter().enumerate() {
-        let text = crate::text::trim(&call.arguments);
+        let text = call.arguments.trim();
         let arguments = if text.is_empty() {
             Map::new()
         } else {
             match parse_value(text) {
                 Ok(Value::Object(map)) => map,
-                Ok(other) => return Err(bad_arguments(call, i, &[validate::kind_of(&other), ", not an object"])),
-                Err(e) => return Err(bad_arguments(call, i, &["not valid JSON: ", &e.message()])),
+                Ok(other) => {
+                    return Err(bad_arguments(call, i, &format!("{}, not an object", validate::kind_of(&other))))
+                }
+                Err(e) => return Err(bad_arguments(call, i, &format!("not valid JSON: {e}"))),
             }
         };
         actions.push(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments });
@@ -54,18 +55,14 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
 }
 
 /// `invalid_json` for call `i`: `tool call "<id>" (<name>): arguments are <why>`.
-fn bad_arguments(call: &ToolCall, i: usize, why: &[&str]) -> Error {
-    let id = crate::json::write::quoted(&call.id);
-    Error::new(
-        ErrorCode::InvalidJson,
-        concat(&["tool call ", &id, " (", &call.name, "): arguments are ", &concat(why)]),
-    )
-    .with_path(number("toolCalls[", i as u64, "].arguments"))
+fn bad_arguments(call: &ToolCall, i: usize, why: &str) -> Error {
+    let message = format!("tool call {} ({}): arguments are {why}", quoted(&call.id), call.name);
+    Error::new(ErrorCode::InvalidJson, message).with_path(format!("toolCalls[{i}].arguments"))
 }
 
-/// `invalid_json` at `$`, its message the parts joined.
-fn invalid_output(message: &[&str]) -> Error {
-    Error::new(ErrorCode::InvalidJson, concat(message)).with_path("$")
+/// `invalid_json` at `$`.
+fn invalid_output(message: String) -> Error {
+    Error::new(ErrorCode::InvalidJson, message).with_path("$")
 }
 
 /// Options of [`parse_structured_output`].
@@ -79,21 +76,20 @@ pub struct StructuredOptions {
 
 /// Parses `text` as JSON and validates it against `outputs`, the properties of the expected
 /// object (types with integer apart from float, required, enums, nested objects and arrays, no
-/// unknown keys: structured output is always strict, DESIGN.md §3).
+/// unknown keys: structured output is always strict, `docs/design.md`, "Dispatch").
 ///
 /// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
 /// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
-    let value = match parse_value(crate::text::trim(text)) {
+    let value = match parse_value(text.trim()) {
         Ok(value) => value,
         Err(e) if options.lenient => match lenient::repair(text) {
             Ok(value) => value,
             Err(why) => {
-                let e = e.message();
-                return Err(invalid_output(&["the output is not JSON (", &e, ") and cannot be repaired: ", &why]));
+                return Err(invalid_output(format!("the output is not JSON ({e}) and cannot be repaired: {why}")))
             }
         },
-        Err(e) => return Err(invalid_output(&["the output is not JSON: ", &e.message()])),
+        Err(e) => return Err(invalid_output(format!("the output is not JSON: {e}"))),
     };
     validate::object(&value, outputs, &mut validate::JsonPath::root())?;
     Ok(value)
