@@ -48,9 +48,14 @@ pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<O
 }
 
 /// A token count read leniently: integers, floats (`12.0`), numeric strings; `None` for null,
-/// anything else, and negative or non-finite values.
+/// anything else, and negative or non-finite values, a literal beyond the double range (`1e400`)
+/// included: that count alone is absent, the object it is in is still read.
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
-    let text = r.scalar()?;
+    let text = match r.peek()? {
+        // The literal itself: `Reader::scalar` refuses one beyond the double range.
+        Kind::Number => Some(Cow::Borrowed(r.raw()?)),
+        _ => r.scalar()?,
+    };
     let value = text.as_deref().and_then(crate::json::float::parse);
     Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
 }
