@@ -7,7 +7,11 @@
 //!   infinity).
 
 use llm_wire::model::Model;
-use llm_wire::{to_message, Agent, Usage};
+use llm_wire::model::Property;
+use llm_wire::{
+    parse_structured_output, parse_tool_arguments, process, to_message, Agent, ErrorCode, Number, ProcessResult,
+    StructuredOptions, Usage, Value,
+};
 
 fn agent(provider: &str, api_type: &str) -> Agent {
     Agent {
@@ -98,4 +102,77 @@ fn a_streamed_usage_count_beyond_the_double_range_is_absent_too() {
     let usage = acc.finish().usage.expect("the stream has a usage");
     assert_eq!((usage.input_tokens, usage.output_tokens, usage.total_tokens), (16, 0, 316));
     assert!(usage.raw.get().contains("\"completion_tokens\":1e400"));
+}
+
+#[test]
+fn one_tool_call_with_a_number_beyond_the_double_range_reads_as_infinity_and_the_batch_parses() {
+    let body = fixture("anthropic/pyd-parallel-tool-use.json")
+        .replace(r#"{"name": "Bob"}"#, r#"{"name": "Bob", "age": 1e400}"#)
+        .replace(r#"{"name": "Charlie"}"#, r#"{"name": "Charlie", "age": -1E+999, "ids": [1, 2e308]}"#);
+    let ProcessResult::ToolCalls(calls) = process(&agent("anthropic", ""), body.as_str()).unwrap() else {
+        panic!("the body has tool calls")
+    };
+    // The arguments keep the literal as the model wrote it.
+    assert_eq!(calls[1].arguments, r#"{"name":"Bob","age":1e400}"#);
+    let actions = parse_tool_arguments(&calls).unwrap();
+    let names: Vec<&Value> = actions.iter().map(|a| &a.arguments["name"]).collect();
+    assert_eq!(names, ["Alice", "Bob", "Charlie", "Daisy"]);
+    let (bob, charlie) = (&actions[1].arguments, &actions[2].arguments);
+    assert_eq!(bob["age"].as_f64(), Some(f64::INFINITY));
+    assert_eq!(charlie["age"].as_f64(), Some(f64::NEG_INFINITY));
+    assert_eq!(charlie["ids"][1].as_f64(), Some(f64::INFINITY));
+    assert!(charlie["ids"][1].is_f64() && charlie["ids"][0].is_u64());
+    // Written for `JSON.parse` to read back as ±Infinity; serde_json, which has no infinity,
+    // gives `null` as it does for every non-finite float.
+    assert_eq!(Value::Object(charlie.clone()).to_string(), r#"{"age":-1e999,"ids":[1,1e999],"name":"Charlie"}"#);
+    assert_eq!(serde_json::to_value(&actions[2]).unwrap()["arguments"]["age"], serde_json::Value::Null);
+    assert_eq!(serde_json::Value::from(bob["age"].clone()), serde_json::Value::Null);
+}
+
+#[test]
+fn infinity_is_held_only_when_read_from_such_a_literal() {
+    assert_eq!(Number::from_f64(f64::INFINITY), None);
+    assert_eq!(Value::from(f64::NEG_INFINITY), Value::Null);
+    // The largest double is finite, and the smallest literals underflow to zero, as in JS.
+    let call = llm_wire::ToolCall {
+        id: "c".into(),
+        name: "f".into(),
+        arguments: r#"{"max": 1.7976931348623157e308, "tiny": 1e-400, "big": 1e309}"#.into(),
+    };
+    let arguments = &parse_tool_arguments(&[call]).unwrap()[0].arguments;
+    assert_eq!(arguments["max"].as_f64(), Some(f64::MAX));
+    assert_eq!(arguments["tiny"].as_f64(), Some(0.0));
+    assert_eq!(arguments["big"].as_f64(), Some(f64::INFINITY));
+}
+
+#[test]
+fn structured_output_reads_a_number_beyond_the_double_range_as_infinity() {
+    let outputs = [
+        Property { name: "temperature".into(), kind: "float".into(), ..Property::default() },
+        Property { name: "count".into(), kind: "integer".into(), ..Property::default() },
+    ];
+    let strict = StructuredOptions::default();
+    let value = parse_structured_output(r#"{"temperature": 1e400}"#, &outputs, strict).unwrap();
+    assert_eq!(value["temperature"].as_f64(), Some(f64::INFINITY));
+    // What is written reads back the same.
+    assert_eq!(parse_structured_output(&value.to_string(), &outputs, strict).unwrap(), value);
+    let lenient = StructuredOptions { lenient: true };
+    let value = parse_structured_output("```json\n{\"temperature\": -1e400,}\n```", &outputs, lenient).unwrap();
+    assert_eq!(value["temperature"].as_f64(), Some(f64::NEG_INFINITY));
+    // Infinity is a number but no integer.
+    let err = parse_structured_output(r#"{"count": 1e400}"#, &outputs, strict).unwrap_err();
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::ValidationFailed, Some("$.count")));
+    assert_eq!(err.message, "expected integer, got a non-integer number");
+}
+
+#[test]
+fn process_with_outputs_reads_the_text_as_json_parse_does() {
+    let body = fixture("openai-chat/vercel-openai-text.json");
+    let start = body.find("\"content\": \"").unwrap() + "\"content\": ".len();
+    let end = start + body[start..].find("\",\n").unwrap() + 1;
+    let body = format!("{}{}{}", &body[..start], r#""{\"distance\": 1e400}""#, &body[end..]);
+    let mut agent = agent("openai", "chat");
+    agent.outputs = vec![Property { name: "distance".into(), kind: "float".into(), ..Property::default() }];
+    let ProcessResult::Json(value) = process(&agent, body.as_str()).unwrap() else { panic!("a JSON result") };
+    assert_eq!(value.to_string(), r#"{"distance":1e999}"#);
 }

@@ -2,10 +2,11 @@
 //! prose before and after the object, trailing commas. Each repair is tried only when the text
 //! does not parse; a repair that does not yield exactly one object is an error, never `{}`.
 
-use crate::json::value::parse_value;
+use crate::json::value::parse_value_as_js;
 use crate::json::Value;
 
-/// The one object in damaged model output, or why there is none.
+/// The one object in damaged model output, or why there is none. Numbers are read as
+/// `JSON.parse` reads them (see [`super::parse_structured_output`]).
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let inner = fenced(text).unwrap_or(text);
     let candidate = match objects(inner) {
@@ -13,9 +14,9 @@ pub(crate) fn repair(text: &str) -> Result<Value, String> {
         (1, one) => one,
         (many, _) => return Err(format!("{many} JSON objects in the text; expected one")),
     };
-    match parse_value(candidate) {
+    match parse_value_as_js(candidate) {
         Ok(value) => Ok(value),
-        Err(_) => parse_value(&without_trailing_commas(candidate)).map_err(|e| e.message()),
+        Err(_) => parse_value_as_js(&without_trailing_commas(candidate)).map_err(|e| e.message()),
     }
 }
 

@@ -7,7 +7,7 @@ mod validate;
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::value::parse_value;
+use crate::json::value::parse_value_as_js;
 use crate::json::write::{quoted, Object, WriteJson};
 use crate::json::{Map, Value};
 use crate::model::{Property, ToolCall};
@@ -34,6 +34,10 @@ impl WriteJson for Action {
 /// Parses every call's JSON arguments. An empty (or all-blank) string is `{}`, as models send
 /// for tools without parameters; invalid JSON or a value that is not an object is
 /// `invalid_json`, naming the call and with the path `toolCalls[i].arguments`.
+///
+/// Numbers are read as JavaScript's `JSON.parse` reads them: a literal beyond the double range
+/// (`1e400`) is a valid number, ±infinity (see [`crate::Number`]), and the batch is parsed as
+/// if it were any other number.
 pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     let mut actions = Vec::with_capacity(tool_calls.len());
     for (i, call) in tool_calls.iter().enumerate() {
@@ -41,7 +45,7 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
         let arguments = if text.is_empty() {
             Map::new()
         } else {
-            match parse_value(text) {
+            match parse_value_as_js(text) {
                 Ok(Value::Object(map)) => map,
                 Ok(other) => {
                     return Err(bad_arguments(call, i, &format!("{}, not an object", validate::kind_of(&other))))
@@ -78,10 +82,13 @@ pub struct StructuredOptions {
 /// object (types with integer apart from float, required, enums, nested objects and arrays, no
 /// unknown keys: structured output is always strict, `docs/design.md`, "Dispatch").
 ///
+/// Numbers are read as `JSON.parse` reads them, as in [`parse_tool_arguments`]: `1e400` is
+/// infinity, a number (so a `float`, never an `integer`).
+///
 /// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
 /// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
-    let value = match parse_value(text.trim()) {
+    let value = match parse_value_as_js(text.trim()) {
         Ok(value) => value,
         Err(e) if options.lenient => match lenient::repair(text) {
             Ok(value) => value,
