@@ -176,3 +176,51 @@ fn process_with_outputs_reads_the_text_as_json_parse_does() {
     let ProcessResult::Json(value) = process(&agent, body.as_str()).unwrap() else { panic!("a JSON result") };
     assert_eq!(value.to_string(), r#"{"distance":1e999}"#);
 }
+
+/// The error of an embeddings body: (code, path, message).
+fn embedding_error(body: &str) -> (ErrorCode, Option<String>, String) {
+    let err = process(&agent("openai", "embedding"), body).unwrap_err();
+    (err.code, err.path.clone(), err.message.clone())
+}
+
+#[test]
+fn a_base64_embedding_value_with_nan_or_infinite_bits_is_an_error_naming_its_item_and_element() {
+    let body = fixture("openai-embeddings/pyd-batch-base64.json");
+    let second = body.find("\"embedding\": \"").unwrap();
+    let second = second + 1 + body[second + 1..].find("\"embedding\": \"").unwrap() + "\"embedding\": \"".len();
+    // The first 16 characters are the first three float32 values: 1.0, then the bits under
+    // test, then 2.0.
+    let cases = [
+        ("AACAPwAAwH8AAABA", "element 1 (float32 bits 0x7fc00000) is NaN, not a finite number"),
+        ("AACAPwEAoH8AAABA", "element 1 (float32 bits 0x7fa00001) is NaN, not a finite number"),
+        ("AACAPwAAgH8AAABA", "element 1 (float32 bits 0x7f800000) is infinite, not a finite number"),
+    ];
+    for (bits, why) in cases {
+        let edited = format!("{}{bits}{}", &body[..second], &body[second + 16..]);
+        let want = (ErrorCode::InvalidJson, Some("data[1].embedding".to_owned()), format!("data[1].embedding: {why}"));
+        assert_eq!(embedding_error(&edited), want, "{bits}");
+    }
+    // The body as recorded: two vectors of 1536 finite values.
+    let ProcessResult::Vectors(vectors) = process(&agent("openai", "embedding"), body.as_str()).unwrap() else {
+        panic!("two vectors")
+    };
+    assert_eq!(vectors.iter().map(Vec::len).collect::<Vec<_>>(), [1536, 1536]);
+    assert!(vectors.iter().flatten().all(|x| x.is_finite()));
+}
+
+#[test]
+fn a_list_embedding_element_beyond_the_double_range_is_an_error_naming_its_item_and_element() {
+    let body = fixture("openai-embeddings/vercel-batch-float.json");
+    for (value, why) in [
+        ("1e400", "element 2 (1e400) is not a finite number"),
+        ("-1e400", "element 2 (-1e400) is not a finite number"),
+        ("\"x\"", "element 2 is not a number"),
+    ] {
+        let edited = body.replace("-0.008340587", value);
+        let want = (ErrorCode::InvalidJson, Some("data[1].embedding".to_owned()), format!("data[1].embedding: {why}"));
+        assert_eq!(embedding_error(&edited), want, "{value}");
+        // The item is named by its place in the body, whatever the order of the indexes.
+        let reordered = edited.replace("\"index\": 0", "\"index\": 7");
+        assert_eq!(embedding_error(&reordered), want, "{value}, reordered");
+    }
+}
