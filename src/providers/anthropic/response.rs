@@ -15,11 +15,9 @@ use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
-/// A Messages body.
-///
-/// Lenient where the serde derive this replaced refused the whole body: a `content` that is
-/// neither an array nor null reads as absent (no content), and a repeated key is read again (the
-/// last one wins). `usage` is kept as raw text and read as the stream reads it.
+/// A Messages body. A `content` that is not an array reads as absent (no content) rather than
+/// refusing the body, and a repeated key is read again (the last one wins). `usage` is kept as
+/// raw text and read as the stream reads it.
 #[derive(Default)]
 pub(crate) struct MessageBody<'a> {
     id: Scalar<'a>,

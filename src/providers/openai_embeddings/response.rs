@@ -8,10 +8,9 @@ use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::ErrorBody;
 
-/// An embeddings body, read by hand with the crate's JSON reader. Where the serde derive this
-/// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
-/// list: no embedding; an item not an object or an `embedding` neither a list nor a string: that
-/// item has no embedding); a repeated key keeps its last value.
+/// An embeddings body. A field of the wrong kind reads as absent rather than refusing the body
+/// (`data` not a list: no embedding; an item not an object or an `embedding` neither a list nor
+/// a string: that item has no embedding); a repeated key keeps its last value.
 #[derive(Default)]
 pub(crate) struct EmbeddingBody<'a> {
     data: Vec<Item>,

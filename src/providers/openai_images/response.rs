@@ -10,9 +10,9 @@ use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
-/// An images body, read by hand with the crate's JSON reader. Where the serde derive this
-/// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
-/// list: no image; an item not an object: skipped); a repeated key keeps its last value.
+/// An images body. A field of the wrong kind reads as absent rather than refusing the body
+/// (`data` not a list: no image; an item not an object: skipped); a repeated key keeps its
+/// last value.
 #[derive(Default)]
 pub(crate) struct ImageBody<'a> {
     /// Each item's image as §8.3 picks it, read straight from the item: items with none are

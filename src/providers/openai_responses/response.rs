@@ -14,9 +14,9 @@ use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
-/// A non-streamed Responses body. A field of the wrong kind reads as absent where the serde
-/// derive this replaces refused the whole body (`output` not a list, `incomplete_details` not
-/// an object); a repeated key keeps its last value.
+/// A non-streamed Responses body. A field of the wrong kind reads as absent rather than refusing
+/// the body (`output` not a list, `incomplete_details` not an object); a repeated key keeps its
+/// last value.
 #[derive(Default)]
 pub(crate) struct Response<'a> {
     id: Scalar<'a>,
@@ -104,9 +104,8 @@ fn not_an_item() -> JsonError {
 impl<'a> Item<'a> {
     /// Reads an item from its JSON text; `None`, and the item is kept whole as an unknown
     /// block, when it is not an object or its `summary`, `content` or a part's `annotations`
-    /// is neither null nor an array, or a part is not an object (as the serde derive this
-    /// replaces refused them; an array where an object belongs, which the derive read by
-    /// position, is refused too). A repeated key keeps its last value (the derive refused it).
+    /// is neither null nor an array, or a part is not an object. A repeated key keeps its last
+    /// value.
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
         let mut item = Item::default();
         read_body(text, &mut |r, key| {

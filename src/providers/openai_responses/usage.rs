@@ -5,8 +5,7 @@ use crate::providers::openai_chat::read_usage;
 use crate::providers::{read_count, read_detail_count};
 
 /// Responses usage, read as Chat's is (see [`read_usage`]) with the Responses API's key names.
-/// `None` when it is not an object; a `*_details` that is not an object reads as absent (the
-/// serde derive this replaces dropped the whole usage).
+/// `None` when it is not an object; a `*_details` that is not an object reads as absent.
 pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
     read_usage(raw, |counts, r, key| {
         match key {
