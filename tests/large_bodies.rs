@@ -117,6 +117,8 @@ fn a_responses_body_of_100_000_output_items_keeps_every_item() {
     assert!(message.text.starts_with("t0 t4 ") && message.text.ends_with(&format!("t{} ", N - 4)));
     let others = message.content.iter().filter(|b| matches!(b, Block::Other { .. })).count();
     assert_eq!(others, N / 4);
+    let span = message_span(None, &message);
+    assert_eq!(span.attributes["gen_ai.response.finish_reasons"], Value::Array(vec!["completed".into()]));
     // The continuity message carries every call, and reads back the same.
     let next = message.to_message();
     assert_eq!(next.tool_call_list("messages[0]").unwrap(), message.tool_calls);
