@@ -1,5 +1,5 @@
 //! process and toMessage (§8): a non-streamed response body → the §8 result, or the normalised
-//! message, dispatched by provider and apiType (DESIGN.md §3).
+//! message, dispatched by provider and apiType (`docs/design.md`, "Dispatch").
 //!
 //! Chat, Anthropic and Responses bodies are replayed into the same `MessageBuilder` the stream
 //! accumulator uses, so `to_message` of a body equals `Accumulator::finish` of its streamed form,
@@ -10,15 +10,15 @@ mod span;
 
 pub use span::{message_span, Span};
 
+use std::borrow::Cow;
+
 use crate::accumulator::MessageBuilder;
 use crate::error::{Error, ErrorCode, Result};
+use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
-use crate::json::{key_index, read_document, read_list, JsonError, JsonResult, Reader};
+use crate::json::{read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::openai_responses::response::Incomplete;
-use crate::providers::{
-    anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, start_body, ErrorBody, Scalar,
-};
+use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -48,12 +48,12 @@ impl<'a> From<&'a Value> for ResponseBody<'a> {
 
 impl ResponseBody<'_> {
     /// The body as JSON text. A parsed value is serialised once, so both forms take one path.
-    fn text(&self) -> std::borrow::Cow<'_, str> {
+    fn text(&self) -> Cow<'_, str> {
         match self {
             // A string value is the body text, as a JS string is.
-            ResponseBody::Text(text) => std::borrow::Cow::Borrowed(text),
-            ResponseBody::Json(Value::String(text)) => std::borrow::Cow::Borrowed(text.as_str()),
-            ResponseBody::Json(value) => std::borrow::Cow::Owned(crate::json::write::WriteJson::to_json_text(*value)),
+            ResponseBody::Text(text) => Cow::Borrowed(text),
+            ResponseBody::Json(Value::String(text)) => Cow::Borrowed(text.as_str()),
+            ResponseBody::Json(value) => Cow::Owned(value.to_json_text()),
         }
     }
 }
@@ -69,26 +69,21 @@ pub(crate) enum Api {
 }
 
 impl Api {
-    /// DESIGN.md §3: provider `anthropic` is Anthropic Messages, whatever the apiType; every
-    /// other provider is OpenAI-compatible and dispatched by apiType (default `chat`).
+    /// Provider `anthropic` is Anthropic Messages, whatever the apiType; every other provider
+    /// is OpenAI-compatible and dispatched by apiType (default `chat`): `docs/design.md`,
+    /// "Dispatch".
     pub(crate) fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider == "anthropic" {
             return Ok(Api::Anthropic);
         }
-        let api_type = agent.model.api_type.as_str();
-        // The first key is the empty one.
-        match key_index(api_type.as_bytes(), " chat responses embedding image") {
-            0 | 1 => Ok(Api::Chat),
-            2 => Ok(Api::Responses),
-            3 => Ok(Api::Embedding),
-            4 => Ok(Api::Image),
-            _ => Err(Error::invalid_input(
+        match agent.model.api_type.as_str() {
+            "" | "chat" => Ok(Api::Chat),
+            "responses" => Ok(Api::Responses),
+            "embedding" => Ok(Api::Embedding),
+            "image" => Ok(Api::Image),
+            other => Err(Error::invalid_input(
                 "agent.model.apiType",
-                crate::text::concat(&[
-                    "unknown apiType ",
-                    &crate::json::write::quoted(api_type),
-                    ": expected chat, responses, embedding or image",
-                ]),
+                format!("unknown apiType {}: expected chat, responses, embedding or image", quoted(other)),
             )),
         }
     }
@@ -96,13 +91,14 @@ impl Api {
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
     /// or an `output` list, else chat).
     fn detect(text: &str) -> Result<Api> {
-        // `type` and `object`.
-        let (mut texts, mut has_output) = ([Scalar::default(), Scalar::default()], false);
+        let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        // What follows a value that is not an object is checked first: `[1] x` is not JSON.
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
-                match key_index(key, "type object output") {
-                    i @ 0..=1 => texts[i] = Scalar::read(r)?,
-                    2 => has_output = r.raw_non_null()?.is_some(),
+                match key {
+                    b"type" => kind = Scalar::read(r)?,
+                    b"object" => object = Scalar::read(r)?,
+                    b"output" => has_output = r.raw_non_null()?.is_some(),
                     _ => {}
                 }
                 Ok(())
@@ -112,8 +108,8 @@ impl Api {
         if !is_object {
             return Err(invalid_body(JsonError::not_an_object()));
         }
-        Ok(match (texts[0].as_deref(), texts[1].as_deref()) {
-            (Some("message") | Some("error"), _) => Api::Anthropic,
+        Ok(match (kind.as_deref(), object.as_deref()) {
+            (Some("message" | "error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
             _ if has_output => Api::Responses,
             _ => Api::Chat,
@@ -121,8 +117,7 @@ impl Api {
     }
 }
 
-/// A document that must be one JSON object, its members handed to `field` (as
-/// [`crate::json::read_object_document`], without an instance of it per body type): "expected an
+/// A document that must be one JSON object, its members handed to `field`: "expected an
 /// object" when it is not one, checked before what follows it.
 pub(crate) fn read_body<'a>(
     text: &'a str,
@@ -134,72 +129,12 @@ pub(crate) fn read_body<'a>(
     })
 }
 
-/// The top level of an Anthropic or Responses body: what both have, read by one reader (not
-/// one per body type) with the provider's key names. A field of the wrong kind reads as absent
-/// (a list that is not an array as empty, `incomplete_details` that is not an object as none);
-/// a repeated key keeps its last value.
-#[derive(Default)]
-pub(crate) struct Body<'a> {
-    /// `id`, `model`, then Anthropic `stop_reason` and `type`, Responses `status` and
-    /// `output_text`.
-    pub(crate) texts: [Scalar<'a>; 4],
-    /// Each content block's (Anthropic) or output item's (Responses) JSON text.
-    pub(crate) items: Vec<&'a str>,
-    /// The usage object's JSON text.
-    pub(crate) usage: Option<&'a str>,
-    /// `{"error": {...}}`: an object, or a bare message string.
-    pub(crate) error: Option<ErrorBody<'a>>,
-    /// Responses only.
-    pub(crate) incomplete_details: Option<Incomplete<'a>>,
-}
-
-impl<'a> Body<'a> {
-    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
-    /// `keys` names, in order: the four texts, the list, the usage, the error and (Responses)
-    /// `incomplete_details`.
-    pub(crate) fn read(text: &'a str, keys: &str) -> JsonResult<Self> {
-        let mut body = Body::default();
-        read_body(text, &mut |r, key| {
-            // One read for every text field: the match only picks where it goes.
-            let slot = match key_index(key, keys) {
-                i @ 0..=3 => &mut body.texts[i],
-                // Anything but an array is skipped: no items.
-                4 => return read_list(r, Reader::raw).map(|items| body.items = items),
-                5 => return r.raw_non_null().map(|usage| body.usage = usage),
-                6 => return ErrorBody::read_field(r).map(|error| body.error = error),
-                7 => return Incomplete::read(r).map(|details| body.incomplete_details = details),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
-            Ok(())
-        })?;
-        Ok(body)
-    }
-}
-
-/// The provider's error of a body that is one, else the message started with the body's
-/// `id`, `model` and `provider`: one out-of-line body for the three message readers.
-#[inline(never)]
-pub(crate) fn start(
-    b: &mut MessageBuilder,
-    error: Option<&ErrorBody<'_>>,
-    id: &Scalar<'_>,
-    model: &Scalar<'_>,
-    provider: &Scalar<'_>,
-) -> Result<()> {
-    if let Some(error) = error {
-        return Err(errors::provider_error(error));
-    }
-    start_body(b, id, model, provider);
-    Ok(())
-}
-
 /// A body that is not JSON, or not an object.
 fn invalid_body(e: JsonError) -> Error {
     let message = if e.what == JsonError::not_an_object().what {
         "the response body is not a JSON object".to_owned()
     } else {
-        crate::text::concat(&["the response body is not a valid response object: ", &e.message()])
+        format!("the response body is not a valid response object: {e}")
     };
     Error::new(ErrorCode::InvalidJson, message).with_path("response")
 }
@@ -259,8 +194,9 @@ pub fn process_with<'a>(
 /// The normalised message of a non-streamed chat, Responses or Anthropic body: the same shape
 /// and values `Accumulator::finish` gives for its streamed form, with `complete: true`.
 ///
-/// With an agent the API comes from it (DESIGN.md §3); without one, from the body's shape.
-/// A provider error body is `Err(provider_error)`; embeddings and images have no message form.
+/// With an agent the API comes from it (`docs/design.md`, "Dispatch"); without one, from the
+/// body's shape. A provider error body is `Err(provider_error)`; embeddings and images have no
+/// message form.
 pub fn to_message<'a>(response: impl Into<ResponseBody<'a>>, agent: Option<&Agent>) -> Result<FinalMessage> {
     let response = response.into();
     let text = response.text();
@@ -293,42 +229,27 @@ struct Extra {
 
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
     let mut b = MessageBuilder::new(Limits::default(), provider);
-    let (mut extra, mut has_choices) = (Extra::default(), true);
-    // Each body is dropped before the `?` on what it fed: one drop, not one per exit.
-    match api {
-        Api::Anthropic | Api::Responses => {
-            let anthropic = api == Api::Anthropic;
-            let keys = if anthropic { anthropic::response::KEYS } else { openai_responses::response::KEYS };
-            let body = Body::read(text, keys).map_err(invalid_body)?;
-            // An Anthropic `type: "error"` without an error object: the provider's error with the
-            // default message, no type or code.
-            let bare = ErrorBody::default();
-            let error =
-                body.error.as_ref().or((anthropic && body.texts[3].as_deref() == Some("error")).then_some(&bare));
-            let fed = start(&mut b, error, &body.texts[0], &body.texts[1], &Scalar::default()).and_then(|()| {
-                if anthropic {
-                    anthropic::response::feed(&body, &mut b).map(|()| None)
-                } else {
-                    extra.output_text = body.texts[3].as_deref().map(str::to_owned);
-                    openai_responses::response::feed(&body, &mut b)
-                }
-            });
-            drop(body);
-            extra.refusal = fed?;
+    let extra = match api {
+        Api::Anthropic => {
+            anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?;
+            Extra::default()
+        }
+        Api::Responses => {
+            let body = openai_responses::response::Response::read(text).map_err(invalid_body)?;
+            let refusal = body.feed(&mut b)?;
+            Extra { refusal, output_text: body.output_text.as_deref().map(str::to_owned) }
         }
         _ => {
-            let body = openai_chat::response::Completion::read(text).map_err(invalid_body)?;
-            let extras = body.feed(&mut b)?;
-            has_choices = extras.has_choices;
-            extra.refusal = extras.refusal;
+            let fed = openai_chat::response::Completion::read(text).map_err(invalid_body)?.feed(&mut b)?;
+            if !fed.has_choices {
+                return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
+            }
+            Extra { refusal: fed.refusal, output_text: None }
         }
-    }
+    };
     // Every body ends as its stream does.
     b.end_all_choices()?;
     b.done();
-    if !has_choices {
-        return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
-    }
     // The builder also produced stream events; a body has no use for them.
     b.events.clear();
     Ok((b.build(), extra))

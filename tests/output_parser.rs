@@ -204,7 +204,8 @@ fn hostile_deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn hostile_huge_numbers_are_rejected_or_fail_validation_never_wrapped() {
-    assert_eq!(strict(r#"{"city": "x", "count": 1e400}"#).unwrap_err().code, ErrorCode::InvalidJson);
+    // `1e400` is infinity, as `JSON.parse` reads it: a number, and no integer.
+    fails_at(strict(r#"{"city": "x", "count": 1e400}"#), ErrorCode::ValidationFailed, "$.count");
     fails_at(
         strict(r#"{"city": "x", "count": 123456789012345678901234567890}"#),
         ErrorCode::ValidationFailed,
@@ -237,4 +238,20 @@ fn messages_quote_names_as_json_strings() {
     assert!(unknown.message.contains(r#""a\"b\n" is not a property of the output schema"#), "{unknown}");
     let call = parse_tool_arguments(&[call("id\t1", "f", "{")]).expect_err("must fail");
     assert!(call.message.starts_with(r#"tool call "id\t1" (f): "#), "{call}");
+}
+
+#[test]
+fn an_object_of_100_000_keys_is_checked_against_a_schema_of_as_many_properties_key_by_key() {
+    let outputs: Vec<Property> = (0..100_000).map(|i| prop(&format!("k{i}"), "integer", false)).collect();
+    let members: Vec<String> = (0..100_000).map(|i| format!("\"k{i}\": {i}")).collect();
+    let text = format!("{{{}}}", members.join(", "));
+    let value = parse_structured_output(&text, &outputs, StructuredOptions::default()).unwrap();
+    assert_eq!((value.as_object().unwrap().len(), &value["k99999"]), (100_000, &llm_wire::Value::from(99_999)));
+    // One key renamed: the schema does not have it, and the error names it.
+    let renamed = text.replacen("\"k77777\"", "\"x77777\"", 1);
+    fails_at(
+        parse_structured_output(&renamed, &outputs, StructuredOptions::default()).map(Value::from),
+        ErrorCode::ValidationFailed,
+        "$.x77777",
+    );
 }

@@ -5,7 +5,8 @@
 //! building values with `serde_json::json!`.
 //!
 //! Numbers make serde_json's distinctions: an integer is a `u64`, or an `i64` when negative;
-//! anything else is a finite `f64` (`-0` read from JSON text is the float `-0.0`). Objects
+//! anything else is an `f64` (`-0` read from JSON text is the float `-0.0`), finite except
+//! where [`Number`] says. Objects
 //! iterate in key order ([`Map`]), as serde_json's default map does, so the JSON text written
 //! from a value ([`std::fmt::Display`], and every body the crate writes) is the same.
 
@@ -26,7 +27,14 @@ pub enum Value {
     Object(Map),
 }
 
-/// A JSON number: a `u64`, a negative `i64`, or a finite `f64`.
+/// A JSON number: a `u64`, a negative `i64`, or an `f64`.
+///
+/// The `f64` is finite, except for a number the output parsers (`parse_tool_arguments`,
+/// `parse_structured_output`, `process` with outputs) read from a literal beyond the double
+/// range such as `1e400`: they read JSON as JavaScript's `JSON.parse` does, and that is
+/// ±infinity. Such a number is written back as `1e999` / `-1e999` (which `JSON.parse` reads as
+/// ±`Infinity` again) and becomes `null` in `serde_json` (as serde_json writes non-finite
+/// floats). [`Number::from_f64`] still refuses the infinities.
 #[derive(Clone, Copy, PartialEq)]
 pub struct Number(N);
 
@@ -35,7 +43,7 @@ enum N {
     PosInt(u64),
     /// Always below zero.
     NegInt(i64),
-    /// Always finite.
+    /// Never NaN; infinite only when read from a literal beyond the double range.
     Float(f64),
 }
 
@@ -58,6 +66,11 @@ impl Number {
     /// The number of a finite `f64`; `None` for NaN and the infinities, which JSON cannot hold.
     pub fn from_f64(n: f64) -> Option<Number> {
         n.is_finite().then_some(Number(N::Float(n)))
+    }
+
+    /// ±infinity: what `JSON.parse` reads from a literal beyond the double range (`1e400`).
+    pub(crate) fn infinity(negative: bool) -> Number {
+        Number(N::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY }))
     }
 
     /// Whether it is an integer that fits `u64`.
@@ -514,12 +527,14 @@ impl From<serde_json::Number> for Number {
     }
 }
 
+/// serde_json's numbers are finite: ±infinity becomes the nearest one it holds, ±`f64::MAX`
+/// (a [`Value`] holding it converts to `null` instead).
 impl From<Number> for serde_json::Number {
     fn from(n: Number) -> Self {
         match n.0 {
             N::PosInt(n) => n.into(),
             N::NegInt(n) => n.into(),
-            N::Float(n) => serde_json::Number::from_f64(n).unwrap_or_else(|| 0.into()),
+            N::Float(n) => serde_json::Number::from_f64(n.clamp(f64::MIN, f64::MAX)).unwrap_or_else(|| 0.into()),
         }
     }
 }
@@ -548,6 +563,8 @@ impl From<Value> for serde_json::Value {
         match value {
             Value::Null => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(b),
+            // ±infinity is `null`, as serde_json writes a non-finite float.
+            Value::Number(n) if n.as_f64().is_some_and(f64::is_infinite) => serde_json::Value::Null,
             Value::Number(n) => serde_json::Value::Number(n.into()),
             Value::String(s) => serde_json::Value::String(s),
             Value::Array(items) => serde_json::Value::Array(items.into_iter().map(Into::into).collect()),

@@ -14,8 +14,20 @@
 //! (five numbers of the fixtures, `0.0076509169000000005` among them), and refuses as out of
 //! range a few numbers just below the largest `f64` (`1.7976931348623158e308`, which is
 //! `f64::MAX`). Errors are a [`JsonError`] (what, and the byte offset), not serde_json's text.
+//!
+//! [`parse_value_as_js`] differs in one thing: a number literal beyond the double range is
+//! ±infinity, as JavaScript's `JSON.parse` reads it.
 
 use super::{read_document, JsonError, JsonResult, Kind, Map, Number, Reader, Value};
+
+/// What a number literal beyond the double range (`1e400`) reads as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OutOfRange {
+    /// An error, as serde_json has it.
+    Refused,
+    /// ±infinity, as `JSON.parse` has it.
+    Infinity,
+}
 
 /// The one JSON value of `text`.
 pub(crate) fn parse_value(text: &str) -> JsonResult<Value> {
@@ -24,13 +36,19 @@ pub(crate) fn parse_value(text: &str) -> JsonResult<Value> {
 
 /// [`parse_value`] on bytes: strings must be UTF-8 (the only place other bytes could be).
 pub(crate) fn parse_value_bytes(src: &[u8]) -> JsonResult<Value> {
-    read_document(src, Reader::value)
+    read_document(src, |r| r.value(OutOfRange::Refused))
+}
+
+/// The one JSON value of `text` as JavaScript's `JSON.parse` reads it: [`parse_value`], except
+/// that a number literal beyond the double range is ±infinity rather than an error.
+pub(crate) fn parse_value_as_js(text: &str) -> JsonResult<Value> {
+    read_document(text.as_bytes(), |r| r.value(OutOfRange::Infinity))
 }
 
 impl Reader<'_> {
     /// The next value as a `Value`. Unlike [`Reader::object`], keys are read strictly (a lone
     /// surrogate escape in a key is an error, as in any string).
-    pub(crate) fn value(&mut self) -> JsonResult<Value> {
+    fn value(&mut self, out_of_range: OutOfRange) -> JsonResult<Value> {
         Ok(match self.peek()? {
             Kind::Object => {
                 // Members as they come, sorted once at the end (when not in order already).
@@ -43,7 +61,7 @@ impl Reader<'_> {
                         }
                         let key = self.string_token()?.into_owned();
                         self.expect(b':', "expected `:`")?;
-                        let value = self.value()?;
+                        let value = self.value(out_of_range)?;
                         members.push((key, value));
                         if self.closes(b'}', "expected `,` or `}`")? {
                             break;
@@ -56,7 +74,7 @@ impl Reader<'_> {
                 let mut items = Vec::new();
                 if self.open(Kind::Array, b']')? == Some(false) {
                     loop {
-                        items.push(self.value()?);
+                        items.push(self.value(out_of_range)?);
                         if self.closes(b']', "expected `,` or `]`")? {
                             break;
                         }
@@ -68,7 +86,7 @@ impl Reader<'_> {
             Kind::Number => {
                 let at = self.pos;
                 let (text, integer) = self.number_token()?;
-                Value::Number(number(text, integer).ok_or(JsonError { what: "number out of range", at })?)
+                Value::Number(number(text, integer, out_of_range).ok_or(JsonError { what: "number out of range", at })?)
             }
             Kind::Bool | Kind::Null => {
                 let first = self.src[self.pos];
@@ -84,8 +102,9 @@ impl Reader<'_> {
 }
 
 /// A number token as serde_json reads it: an integer fitting `u64` (or `i64` when negative,
-/// except `-0`) as an integer, anything else as the nearest `f64`; `None` when that is infinite.
-fn number(text: &str, integer: bool) -> Option<Number> {
+/// except `-0`) as an integer, anything else as the nearest `f64`; when that is infinite,
+/// `None` or (`JSON.parse`'s reading) ±infinity.
+fn number(text: &str, integer: bool, out_of_range: OutOfRange) -> Option<Number> {
     if integer {
         match text.strip_prefix('-') {
             None => {
@@ -99,7 +118,12 @@ fn number(text: &str, integer: bool) -> Option<Number> {
             },
         }
     }
-    super::float::parse(text).and_then(Number::from_f64)
+    // A JSON number token is never NaN.
+    let value = super::float::parse(text)?;
+    match Number::from_f64(value) {
+        None if out_of_range == OutOfRange::Infinity => Some(Number::infinity(value < 0.0)),
+        finite => finite,
+    }
 }
 
 /// `Value::String` of `text`.

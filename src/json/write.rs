@@ -141,14 +141,20 @@ pub(crate) fn float(out: &mut String, n: f64) {
     }
 }
 
-/// Appends a [`Number`] as `serde_json` writes it.
+/// Appends a [`Number`] as `serde_json` writes it; ±infinity (read from a literal beyond the
+/// double range) as `1e999` / `-1e999`, which `JSON.parse` reads back as ±`Infinity`.
 pub(crate) fn number(out: &mut String, n: &Number) {
     if let Some(n) = n.as_u64() {
         uint(out, n);
     } else if let Some(n) = n.as_i64() {
         int(out, n);
     } else {
-        float(out, n.as_f64().unwrap_or(f64::NAN));
+        let n = n.as_f64().unwrap_or(f64::NAN);
+        if n.is_infinite() {
+            out.push_str(if n < 0.0 { "-1e999" } else { "1e999" });
+        } else {
+            float(out, n);
+        }
     }
 }
 

@@ -443,7 +443,16 @@ fn messages_results_spans_and_actions_of_every_shape_are_written_as_serde_writes
     ] {
         same_message(&FinalMessage { finish_reason: reason, error: None, ..full_message("x") });
     }
-    same_message(&FinalMessage { error: None, tool_calls: vec![], text: "{\"x\": [1e400]}".into(), ..message.clone() });
+    // A literal beyond the double range reads as infinity, as `JSON.parse` reads it, and is
+    // written as `1e999` for `JSON.parse` to read back, where serde_json writes `null`.
+    let huge = FinalMessage { error: None, tool_calls: vec![], text: "{\"x\": [1e400]}".into(), ..message.clone() };
+    let result = huge.result(true).unwrap();
+    assert_eq!(
+        (result.to_json_text(), serde_json::to_string(&result).unwrap()),
+        ("{\"x\":[1e999]}".into(), "{\"x\":[null]}".into())
+    );
+    same(&huge);
+    same(&huge.result(false).unwrap());
     same_message(&Accumulator::new(AccumulatorOptions::default()).finish());
     for result in [
         ProcessResult::Text(nasty.clone()),

@@ -14,8 +14,7 @@ use super::{Block, FinalMessage, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
-use crate::request::wire::{field, get, index, json, Object};
-use crate::text::concat;
+use crate::request::wire::Object;
 
 /// `metadata.tool_calls`: the calls an assistant message made (OpenAI shape).
 pub const TOOL_CALLS: &str = "tool_calls";
@@ -36,7 +35,7 @@ impl Message {
     /// `{id, name, arguments}` one; `arguments` given as an object is serialised. `path` is the
     /// message's path (`messages[2]`).
     pub fn tool_call_list(&self, path: &str) -> Result<Vec<ToolCall>> {
-        let list_path = concat(&[path, ".metadata.", TOOL_CALLS]);
+        let list_path = format!("{path}.metadata.{TOOL_CALLS}");
         let calls = match self.metadata.get(TOOL_CALLS) {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Array(calls)) => calls,
@@ -44,7 +43,7 @@ impl Message {
         };
         let mut read = Vec::new();
         for (k, call) in calls.iter().enumerate() {
-            read.push(read_call(call, &index(&list_path, k))?);
+            read.push(read_call(call, &format!("{list_path}[{k}]"))?);
         }
         Ok(read)
     }
@@ -52,29 +51,31 @@ impl Message {
 
 /// A non-empty string member.
 fn text_of(value: &Value, key: &str) -> Option<String> {
-    get(value, key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned)
+    value.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_owned)
 }
 
 fn read_call(call: &Value, path: &str) -> Result<ToolCall> {
-    let nested = get(call, "function");
+    let nested = call.get("function");
     let function = nested.filter(|f| f.is_object()).unwrap_or(call);
-    let id = text_of(call, "id").ok_or_else(|| Error::invalid_input(field(path, "id"), "a tool call needs an id"))?;
+    let id =
+        text_of(call, "id").ok_or_else(|| Error::invalid_input(format!("{path}.id"), "a tool call needs an id"))?;
     let name = text_of(function, "name").ok_or_else(|| {
-        let at = if nested.is_some() { field(path, "function.name") } else { field(path, "name") };
+        let at = if nested.is_some() { format!("{path}.function.name") } else { format!("{path}.name") };
         Error::invalid_input(at, "a tool call needs a name")
     })?;
-    let arguments = match get(function, "arguments") {
+    let arguments = match function.get("arguments") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text.clone(),
-        Some(other) => json(other),
+        Some(other) => other.to_string(),
     };
     Ok(ToolCall { id, name, arguments })
 }
 
 /// A call in the OpenAI Chat shape, as `metadata.tool_calls` holds it.
 pub fn openai_tool_call(call: &ToolCall) -> Value {
-    let function = value::object([("name", value::string(&call.name)), ("arguments", value::string(&call.arguments))]);
-    value::object([("id", value::string(&call.id)), ("type", value::string("function")), ("function", function)])
+    let function =
+        value::object([("name", Value::from(call.name.as_str())), ("arguments", Value::from(call.arguments.as_str()))]);
+    value::object([("id", Value::from(call.id.as_str())), ("type", Value::from("function")), ("function", function)])
 }
 
 /// [`openai_tool_call`] as JSON text.
@@ -97,13 +98,14 @@ impl FinalMessage {
             .content
             .iter()
             .filter_map(|block| match block {
-                Block::Reasoning { redacted: Some(data), .. } => {
-                    Some(value::object([("type", value::string("redacted_thinking")), ("data", value::string(data))]))
-                }
+                Block::Reasoning { redacted: Some(data), .. } => Some(value::object([
+                    ("type", Value::from("redacted_thinking")),
+                    ("data", Value::from(data.as_str())),
+                ])),
                 Block::Reasoning { text, signature: Some(signature), .. } => Some(value::object([
-                    ("type", value::string("thinking")),
-                    ("thinking", value::string(text)),
-                    ("signature", value::string(signature)),
+                    ("type", Value::from("thinking")),
+                    ("thinking", Value::from(text.as_str())),
+                    ("signature", Value::from(signature.as_str())),
                 ])),
                 _ => None,
             })

@@ -26,10 +26,11 @@ pub enum ProcessResult {
 
 impl ProcessResult {
     /// A message's text as a result: JSON-parsed when the agent declares outputs (§8.6), the
-    /// text itself when it is empty, there are none, or it is not JSON (§7.7).
+    /// text itself when it is empty, there are none, or it is not JSON (§7.7). Numbers are read
+    /// as `JSON.parse` reads them (`1e400` is infinity), as the output parsers read them.
     pub(crate) fn of_text(text: String, has_outputs: bool) -> ProcessResult {
         if has_outputs && !text.is_empty() {
-            if let Ok(value) = crate::json::value::parse_value(&text) {
+            if let Ok(value) = crate::json::value::parse_value_as_js(&text) {
                 return ProcessResult::Json(value);
             }
         }

@@ -52,7 +52,13 @@ impl WriteJson for RawJson {
     }
 }
 
-/// Token counts (DESIGN.md §4). `raw` is the provider's usage object as it arrived.
+/// Token counts, normalised across providers; `raw` is the provider's usage object as it
+/// arrived.
+///
+/// Each count is read on its own: a number or numeric string that is finite and not negative
+/// counts (a fraction is cut to its whole part, a count beyond `u64` is `u64::MAX`); anything
+/// else, a literal beyond the double range such as `1e400` included, leaves that count absent
+/// (0 for the input and output counts) and the others as they are.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {

@@ -2,32 +2,30 @@
 //! prose before and after the object, trailing commas. Each repair is tried only when the text
 //! does not parse; a repair that does not yield exactly one object is an error, never `{}`.
 
-use crate::json::value::parse_value;
+use crate::json::value::parse_value_as_js;
 use crate::json::Value;
-use crate::text::{find, find_byte, number};
 
-/// The one object in damaged model output, or why there is none.
+/// The one object in damaged model output, or why there is none. Numbers are read as
+/// `JSON.parse` reads them (see [`super::parse_structured_output`]).
 pub(crate) fn repair(text: &str) -> Result<Value, String> {
     let inner = fenced(text).unwrap_or(text);
     let candidate = match objects(inner) {
         (0, _) => return Err("no balanced JSON object in the text".into()),
         (1, one) => one,
-        (many, _) => return Err(number("", many as u64, " JSON objects in the text; expected one")),
+        (many, _) => return Err(format!("{many} JSON objects in the text; expected one")),
     };
-    match parse_value(candidate) {
+    match parse_value_as_js(candidate) {
         Ok(value) => Ok(value),
-        Err(_) => parse_value(&without_trailing_commas(candidate)).map_err(|e| e.message()),
+        Err(_) => parse_value_as_js(&without_trailing_commas(candidate)).map_err(|e| e.message()),
     }
 }
 
 /// The body of the first fenced block (```` ```json ```` or a bare ```` ``` ````).
 fn fenced(text: &str) -> Option<&str> {
-    let start = find(text, "```")?;
-    let after = &text[start + 3..];
+    let after = &text[text.find("```")? + 3..];
     // The info string (`json`, `JSON`, nothing) runs to the end of the fence line.
-    let body = &after[find_byte(after, b'\n').map_or(after.len(), |n| n + 1)..];
-    let end = find(body, "```").unwrap_or(body.len());
-    Some(&body[..end])
+    let body = &after[after.find('\n').map_or(after.len(), |n| n + 1)..];
+    Some(&body[..body.find("```").unwrap_or(body.len())])
 }
 
 /// How many top-level balanced `{…}` the text holds (braces inside strings do not count), and
@@ -59,9 +57,8 @@ fn objects(text: &str) -> (usize, &str) {
             b'}' if depth > 0 => {
                 depth -= 1;
                 if depth == 0 {
-                    // `..i + 1` rather than `..=i`: the module has no inclusive str range.
                     if found.0 == 0 {
-                        found.1 = &text[start..i + 1];
+                        found.1 = &text[start..=i];
                     }
                     found.0 += 1;
                 }
@@ -74,7 +71,7 @@ fn objects(text: &str) -> (usize, &str) {
 
 /// The text with every comma that directly precedes `}` or `]` (across whitespace) removed,
 /// outside strings. Walked by bytes: the bytes that matter are ASCII, and no byte of a
-/// multi-byte character is one of them; the text between removed commas is copied whole.
+/// multi-byte character is one of them.
 fn without_trailing_commas(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);
@@ -90,7 +87,7 @@ fn without_trailing_commas(text: &str) -> String {
         } else if b == b'"' {
             in_string = true;
         } else if b == b',' {
-            let next = crate::text::trim_start(&text[i + 1..]).as_bytes().first();
+            let next = text[i + 1..].trim_start().as_bytes().first();
             if matches!(next, Some(b'}' | b']')) {
                 out.push_str(&text[from..i]);
                 from = i + 1;
@@ -106,30 +103,20 @@ mod tests {
     use super::{fenced, without_trailing_commas};
 
     #[test]
-    fn fenced_is_the_find_based_slicing_it_replaces() {
-        fn reference(text: &str) -> Option<&str> {
-            let after = &text[text.find("```")? + 3..];
-            let body = &after[after.find('\n').map_or(after.len(), |n| n + 1)..];
-            Some(&body[..body.find("```").unwrap_or(body.len())])
-        }
-        let texts = [
-            "",
-            "`",
-            "``",
-            "```",
-            "````",
-            "```\n",
-            "```json\n{}\n```",
-            "```json{}```",
-            "a```é\n日本```b```",
-            "```\n```",
-            "```json\n{\"a\":1}",
-            "prose ```JSON\n{}\n``` more ```x```",
-            "\n```\n\n```\n",
-            "ü``ü```ü",
+    fn fenced_is_the_body_of_the_first_fence_to_the_next_one_or_the_end() {
+        let cases = [
+            ("", None),
+            ("``", None),
+            ("```", Some("")),
+            ("```json\n{}\n```", Some("{}\n")),
+            // No line after the info string: an empty body.
+            ("```json{}```", Some("")),
+            ("```json\n{\"a\":1}", Some("{\"a\":1}")),
+            ("prose ```JSON\n{}\n``` more ```x```", Some("{}\n")),
+            ("a```é\n日本```b```", Some("日本")),
         ];
-        for text in texts {
-            assert_eq!(fenced(text), reference(text), "{text:?}");
+        for (text, body) in cases {
+            assert_eq!(fenced(text), body, "{text:?}");
         }
     }
 

@@ -7,11 +7,10 @@ mod validate;
 use serde::Serialize;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::value::parse_value;
-use crate::json::write::{Object, WriteJson};
+use crate::json::value::parse_value_as_js;
+use crate::json::write::{quoted, Object, WriteJson};
 use crate::json::{Map, Value};
 use crate::model::{Property, ToolCall};
-use crate::text::{concat, number};
 
 /// A tool call ready to run: its arguments parsed to an object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -35,17 +34,23 @@ impl WriteJson for Action {
 /// Parses every call's JSON arguments. An empty (or all-blank) string is `{}`, as models send
 /// for tools without parameters; invalid JSON or a value that is not an object is
 /// `invalid_json`, naming the call and with the path `toolCalls[i].arguments`.
+///
+/// Numbers are read as JavaScript's `JSON.parse` reads them: a literal beyond the double range
+/// (`1e400`) is a valid number, ±infinity (see [`crate::Number`]), and the batch is parsed as
+/// if it were any other number.
 pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
     let mut actions = Vec::with_capacity(tool_calls.len());
     for (i, call) in tool_calls.iter().enumerate() {
-        let text = crate::text::trim(&call.arguments);
+        let text = call.arguments.trim();
         let arguments = if text.is_empty() {
             Map::new()
         } else {
-            match parse_value(text) {
+            match parse_value_as_js(text) {
                 Ok(Value::Object(map)) => map,
-                Ok(other) => return Err(bad_arguments(call, i, &[validate::kind_of(&other), ", not an object"])),
-                Err(e) => return Err(bad_arguments(call, i, &["not valid JSON: ", &e.message()])),
+                Ok(other) => {
+                    return Err(bad_arguments(call, i, &format!("{}, not an object", validate::kind_of(&other))))
+                }
+                Err(e) => return Err(bad_arguments(call, i, &format!("not valid JSON: {e}"))),
             }
         };
         actions.push(Action { tool_call_id: call.id.clone(), tool_name: call.name.clone(), arguments });
@@ -54,18 +59,14 @@ pub fn parse_tool_arguments(tool_calls: &[ToolCall]) -> Result<Vec<Action>> {
 }
 
 /// `invalid_json` for call `i`: `tool call "<id>" (<name>): arguments are <why>`.
-fn bad_arguments(call: &ToolCall, i: usize, why: &[&str]) -> Error {
-    let id = crate::json::write::quoted(&call.id);
-    Error::new(
-        ErrorCode::InvalidJson,
-        concat(&["tool call ", &id, " (", &call.name, "): arguments are ", &concat(why)]),
-    )
-    .with_path(number("toolCalls[", i as u64, "].arguments"))
+fn bad_arguments(call: &ToolCall, i: usize, why: &str) -> Error {
+    let message = format!("tool call {} ({}): arguments are {why}", quoted(&call.id), call.name);
+    Error::new(ErrorCode::InvalidJson, message).with_path(format!("toolCalls[{i}].arguments"))
 }
 
-/// `invalid_json` at `$`, its message the parts joined.
-fn invalid_output(message: &[&str]) -> Error {
-    Error::new(ErrorCode::InvalidJson, concat(message)).with_path("$")
+/// `invalid_json` at `$`.
+fn invalid_output(message: String) -> Error {
+    Error::new(ErrorCode::InvalidJson, message).with_path("$")
 }
 
 /// Options of [`parse_structured_output`].
@@ -79,21 +80,23 @@ pub struct StructuredOptions {
 
 /// Parses `text` as JSON and validates it against `outputs`, the properties of the expected
 /// object (types with integer apart from float, required, enums, nested objects and arrays, no
-/// unknown keys: structured output is always strict, DESIGN.md §3).
+/// unknown keys: structured output is always strict, `docs/design.md`, "Dispatch").
+///
+/// Numbers are read as `JSON.parse` reads them, as in [`parse_tool_arguments`]: `1e400` is
+/// infinity, a number (so a `float`, never an `integer`).
 ///
 /// Text that is not JSON is `invalid_json` (path `$`); a value that breaks the schema is
 /// `validation_failed` with the JSON path of the first violation, e.g. `$.items[2].name`.
 pub fn parse_structured_output(text: &str, outputs: &[Property], options: StructuredOptions) -> Result<Value> {
-    let value = match parse_value(crate::text::trim(text)) {
+    let value = match parse_value_as_js(text.trim()) {
         Ok(value) => value,
         Err(e) if options.lenient => match lenient::repair(text) {
             Ok(value) => value,
             Err(why) => {
-                let e = e.message();
-                return Err(invalid_output(&["the output is not JSON (", &e, ") and cannot be repaired: ", &why]));
+                return Err(invalid_output(format!("the output is not JSON ({e}) and cannot be repaired: {why}")))
             }
         },
-        Err(e) => return Err(invalid_output(&["the output is not JSON: ", &e.message()])),
+        Err(e) => return Err(invalid_output(format!("the output is not JSON: {e}"))),
     };
     validate::object(&value, outputs, &mut validate::JsonPath::root())?;
     Ok(value)

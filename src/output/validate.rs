@@ -1,12 +1,12 @@
 //! Validation of a parsed value against typed properties; the error names the JSON path of the
 //! first violation.
 
+use std::collections::HashSet;
+
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::key_index;
-use crate::json::write::quoted;
+use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::model::Property;
-use crate::text::concat;
 
 /// The largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -48,15 +48,13 @@ impl JsonPath {
     /// Adds `[i]`; returns the length before.
     fn push_index(&mut self, i: usize) -> usize {
         let len = self.0.len();
-        self.0.push('[');
-        crate::json::write::uint(&mut self.0, i as u64);
-        self.0.push(']');
+        self.0.push_str(&format!("[{i}]"));
         len
     }
 
-    /// A failure here, its message the parts joined.
-    fn fail(&self, message: &[&str]) -> Error {
-        Error::new(ErrorCode::ValidationFailed, concat(message)).with_path(self.0.clone())
+    /// A failure here.
+    fn fail(&self, message: String) -> Error {
+        Error::new(ErrorCode::ValidationFailed, message).with_path(self.0.clone())
     }
 }
 
@@ -76,13 +74,13 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// the others absent or null, no other key.
 pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath) -> Result<()> {
     let Value::Object(map) = value else {
-        return Err(path.fail(&["expected an object, got ", kind_of(value)]));
+        return Err(path.fail(format!("expected an object, got {}", kind_of(value))));
     };
     for property in properties {
         match map.get(&property.name) {
             None | Some(Value::Null) if property.required => {
                 path.push_key(&property.name);
-                return Err(path.fail(&["the required property ", &quoted(&property.name), " is missing"]));
+                return Err(path.fail(format!("the required property {} is missing", quoted(&property.name))));
             }
             None | Some(Value::Null) => {}
             Some(v) => {
@@ -91,32 +89,42 @@ pub(crate) fn object(value: &Value, properties: &[Property], path: &mut JsonPath
             }
         }
     }
-    if let Some(key) = map.keys().find(|k| !properties.iter().any(|p| &p.name == *k)) {
+    // A set of the names: an object and a schema of many keys are not compared pair by pair.
+    let names: HashSet<&str> = properties.iter().map(|p| p.name.as_str()).collect();
+    if let Some(key) = map.keys().find(|k| !names.contains(k.as_str())) {
         path.push_key(key);
-        return Err(path.fail(&[&quoted(key), " is not a property of the output schema"]));
+        return Err(path.fail(format!("{} is not a property of the output schema", quoted(key))));
     }
     Ok(())
+}
+
+/// The JSON type a property kind wants, by [`kind_of`]'s names; `None` for a kind this parser
+/// does not know, which constrains nothing (custom kinds pass through).
+fn wanted(kind: &str) -> Option<&'static str> {
+    match kind {
+        "string" => Some("a string"),
+        "boolean" => Some("a boolean"),
+        // `integer` also wants a whole number.
+        "float" | "number" | "integer" => Some("a number"),
+        "array" => Some("an array"),
+        "object" => Some("an object"),
+        _ => None,
+    }
 }
 
 /// `value` (not null) must have the property's kind, be one of its enum values, and match its
 /// nested properties or items.
 fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> {
-    const KINDS: &str = "string boolean float number integer array object";
-    // The JSON type each kind wants, by `kind_of`'s names; `integer` also wants a whole number.
-    const WANTS: [&str; 7] = ["a string", "a boolean", "a number", "a number", "a number", "an array", "an object"];
-    let kind = key_index(property.kind.as_bytes(), KINDS);
-    // A kind this parser does not know constrains nothing (custom kinds pass through).
-    if let Some(&want) = WANTS.get(kind) {
+    if let Some(want) = wanted(&property.kind) {
         let got = kind_of(value);
-        if got != want || (kind == 4 && !is_integer(value)) {
+        if got != want || (property.kind == "integer" && !is_integer(value)) {
             let got = if got == want { "a non-integer number" } else { got };
-            return Err(path.fail(&["expected ", &property.kind, ", got ", got]));
+            return Err(path.fail(format!("expected {}, got {got}", property.kind)));
         }
     }
     if let Some(allowed) = property.enum_values.as_ref().filter(|e| !e.is_empty()) {
         if !allowed.iter().any(|a| same(a, value)) {
-            use crate::json::write::WriteJson;
-            return Err(path.fail(&[&value.to_json_text(), " is not one of ", &allowed.to_json_text()]));
+            return Err(path.fail(format!("{} is not one of {}", value.to_json_text(), allowed.to_json_text())));
         }
     }
     match value {
@@ -130,7 +138,7 @@ fn check(value: &Value, property: &Property, path: &mut JsonPath) -> Result<()> 
                 for (i, v) in items.iter().enumerate() {
                     let len = path.push_index(i);
                     if v.is_null() {
-                        return Err(path.fail(&["expected an item, got null"]));
+                        return Err(path.fail("expected an item, got null".to_owned()));
                     }
                     path.check(len, v, item)?;
                 }

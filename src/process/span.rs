@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use crate::json::key_index;
 use crate::json::write::{Object, WriteJson};
 use crate::json::{Map, Value};
 use crate::model::{Agent, FinalMessage, Model};
@@ -70,15 +69,18 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
         }
         None => {
             // Read leniently: a body that is not JSON or lacks these fields gives fewer attributes.
-            // `input_tokens`, `prompt_tokens` (chat's name for it) and `output_tokens`.
-            let mut counts = [None; 3];
+            let (mut input_tokens, mut prompt_tokens, mut output_tokens) = (None, None, None);
             let read = read_body(body, &mut |r, key| {
-                match key_index(key, "model usage") {
-                    0 => body_model = Scalar::read(r)?,
-                    1 => {
+                match key {
+                    b"model" => body_model = Scalar::read(r)?,
+                    b"usage" => {
                         r.object(|r, key| {
-                            if let i @ 0..=2 = key_index(key, "input_tokens prompt_tokens output_tokens") {
-                                counts[i] = read_count(r)?;
+                            match key {
+                                b"input_tokens" => input_tokens = read_count(r)?,
+                                // Chat's name for the input tokens.
+                                b"prompt_tokens" => prompt_tokens = read_count(r)?,
+                                b"output_tokens" => output_tokens = read_count(r)?,
+                                _ => {}
                             }
                             Ok(())
                         })?;
@@ -89,7 +91,7 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
             });
             if read.is_ok() {
                 response_model = body_model.as_deref();
-                (input, output) = (counts[0].or(counts[1]), counts[2]);
+                (input, output) = (input_tokens.or(prompt_tokens), output_tokens);
             }
         }
     }

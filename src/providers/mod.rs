@@ -10,7 +10,6 @@ pub(crate) mod template;
 
 use std::borrow::Cow;
 
-use crate::accumulator::MessageBuilder;
 use crate::error::ErrorCode;
 use crate::json::{read_object, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
@@ -35,13 +34,6 @@ impl<'a> Scalar<'a> {
     }
 }
 
-/// Starts the message of a non-streamed body with its `id`, `model` and `provider`: one
-/// out-of-line body for the three response readers.
-#[inline(never)]
-pub(crate) fn start_body(b: &mut MessageBuilder, id: &Scalar<'_>, model: &Scalar<'_>, provider: &Scalar<'_>) {
-    b.start(id.as_deref(), model.as_deref(), provider.as_deref());
-}
-
 /// The count `name` of a `*_details` object (`{"cached_tokens": 5}`); `None` when the value is
 /// not an object or lacks it.
 pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<Option<u64>> {
@@ -56,9 +48,14 @@ pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<O
 }
 
 /// A token count read leniently: integers, floats (`12.0`), numeric strings; `None` for null,
-/// anything else, and negative or non-finite values.
+/// anything else, and negative or non-finite values, a literal beyond the double range (`1e400`)
+/// included: that count alone is absent, the object it is in is still read.
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
-    let text = r.scalar()?;
+    let text = match r.peek()? {
+        // The literal itself: `Reader::scalar` refuses one beyond the double range.
+        Kind::Number => Some(Cow::Borrowed(r.raw()?)),
+        _ => r.scalar()?,
+    };
     let value = text.as_deref().and_then(crate::json::float::parse);
     Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
 }

@@ -9,19 +9,87 @@ use super::stream::{AnthropicStream, Open};
 use super::{convert_usage, map_stop_reason};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::key_index;
-use crate::json::{read_list, Kind, Reader};
+use crate::json::{read_list, JsonResult, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::{read_body, Body};
-use crate::providers::Scalar;
+use crate::process::errors::provider_error;
+use crate::process::read_body;
+use crate::providers::{ErrorBody, Scalar};
 
-/// The keys of a Messages body, read as a [`Body`] (see there for the order): its texts after
-/// `id` and `model` are `stop_reason` and `type`, its items `content`.
-///
-/// Lenient where the serde derive this replaced refused the whole body: a `content` that is
-/// neither an array nor null reads as absent (no content), and a repeated key is read again (the
-/// last one wins). `usage` is kept as raw text and read as the stream reads it.
-pub(crate) const KEYS: &str = "id model stop_reason type content usage error";
+/// A Messages body. A `content` that is not an array reads as absent (no content) rather than
+/// refusing the body, and a repeated key is read again (the last one wins). `usage` is kept as
+/// raw text and read as the stream reads it.
+#[derive(Default)]
+pub(crate) struct MessageBody<'a> {
+    id: Scalar<'a>,
+    model: Scalar<'a>,
+    stop_reason: Scalar<'a>,
+    /// `message`, or `error` for an error body.
+    kind: Scalar<'a>,
+    /// Each content block's JSON text.
+    content: Vec<&'a str>,
+    /// The usage object's JSON text.
+    usage: Option<&'a str>,
+    /// `{"type": "error", "error": {...}}`: an object, or a bare message string.
+    error: Option<ErrorBody<'a>>,
+}
+
+impl<'a> MessageBody<'a> {
+    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        let mut body = MessageBody::default();
+        read_body(text, &mut |r, key| {
+            match key {
+                b"id" => body.id = Scalar::read(r)?,
+                b"model" => body.model = Scalar::read(r)?,
+                b"stop_reason" => body.stop_reason = Scalar::read(r)?,
+                b"type" => body.kind = Scalar::read(r)?,
+                // Anything but an array is skipped: no blocks.
+                b"content" => body.content = read_list(r, Reader::raw)?,
+                b"usage" => body.usage = r.raw_non_null()?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(body)
+    }
+
+    /// Feeds the body to `b` as if it were the stream from `message_start` to `message_stop`
+    /// (the caller then ends the stream); a provider error body is `Err(provider_error)`.
+    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
+        match (&self.error, self.kind.as_deref()) {
+            (Some(error), _) => return Err(provider_error(error)),
+            // `type: "error"` without an error object: the provider's error with the default
+            // message, no type or code.
+            (None, Some("error")) => return Err(provider_error(&ErrorBody::default())),
+            _ => {}
+        }
+        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        // Each block is started as the stream starts it, then closed here: a tool call with its
+        // whole `input`, a server block kept as the body has it (the stream reassembles it
+        // from its deltas).
+        let mut stream = AnthropicStream::default();
+        for (index, raw) in self.content.iter().enumerate() {
+            let index = index as u64;
+            let input = stream.block_start(index, raw, b)?;
+            match stream.close(index) {
+                Some(Open::Tool(at)) => {
+                    b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
+                    b.end_tool_call(0, at);
+                }
+                Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+                _ => {}
+            }
+        }
+        if let Some(raw) = self.stop_reason.as_deref() {
+            b.finish_reason(0, map_stop_reason(raw), raw)?;
+        }
+        if let Some(usage) = self.usage.and_then(convert_usage) {
+            b.set_usage(usage);
+        }
+        Ok(())
+    }
+}
 
 /// One content block, read from its JSON text by [`ContentBlock::read`].
 #[derive(Default)]
@@ -47,59 +115,26 @@ impl<'a> ContentBlock<'a> {
     pub(crate) fn read(text: &'a str) -> Option<ContentBlock<'a>> {
         let (mut block, mut citations_ok) = (ContentBlock::default(), true);
         let read = read_body(text, &mut |r, key| {
-            const KEYS: &str = "type text thinking signature data id name citations input";
-            let slot = match key_index(key, KEYS) {
-                0 => &mut block.kind,
-                1 => &mut block.text,
-                2 => &mut block.thinking,
-                3 => &mut block.signature,
-                4 => &mut block.data,
-                5 => &mut block.id,
-                6 => &mut block.name,
-                7 => {
-                    match r.peek()? {
-                        Kind::Null => block.citations = None,
-                        Kind::Array => block.citations = Some(read_list(r, Reader::raw)?),
-                        _ => citations_ok = false,
-                    }
-                    return Ok(());
-                }
-                8 => return r.raw_non_null().map(|input| block.input = input),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"type" => block.kind = Scalar::read(r)?,
+                b"text" => block.text = Scalar::read(r)?,
+                b"thinking" => block.thinking = Scalar::read(r)?,
+                b"signature" => block.signature = Scalar::read(r)?,
+                b"data" => block.data = Scalar::read(r)?,
+                b"id" => block.id = Scalar::read(r)?,
+                b"name" => block.name = Scalar::read(r)?,
+                b"citations" => match r.peek()? {
+                    Kind::Null => block.citations = None,
+                    Kind::Array => block.citations = Some(read_list(r, Reader::raw)?),
+                    _ => citations_ok = false,
+                },
+                b"input" => block.input = r.raw_non_null()?,
+                _ => {}
+            }
             Ok(())
         });
         (read.is_ok() && citations_ok).then_some(block)
     }
-}
-
-/// Feeds a whole Messages body that is not an error to `b` as if it were the stream from
-/// `message_start` (which the caller has given) to `message_stop` (which the caller then ends).
-pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
-    // Each block is started as the stream starts it, then closed here: a tool call with its
-    // whole `input`, a server block kept as the body has it (the stream reassembles it
-    // from its deltas).
-    let mut stream = AnthropicStream::default();
-    for (index, raw) in body.items.iter().enumerate() {
-        let index = index as u64;
-        let input = stream.block_start(index, raw, b)?;
-        match stream.close(index) {
-            Some(Open::Tool(at)) => {
-                b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
-                b.end_tool_call(0, at);
-            }
-            Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
-            _ => {}
-        }
-    }
-    if let Some(raw) = body.texts[2].as_deref() {
-        b.finish_reason(0, map_stop_reason(raw), raw)?;
-    }
-    if let Some(usage) = body.usage.and_then(convert_usage) {
-        b.set_usage(usage);
-    }
-    Ok(())
 }
 
 /// Valid JSON text without the whitespace between tokens: what `JSON.stringify` gives for the

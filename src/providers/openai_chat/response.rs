@@ -6,11 +6,11 @@
 //! calls, refusals).
 
 use super::map_finish_reason;
-use super::stream::{apply_delta, read_chunk, Choice, Chunk};
-/// The usage reader the Responses API shares (its module is private to this provider).
+use super::stream::{apply_delta, read_chunk, Chunk};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::JsonResult;
+use crate::process::errors::provider_error;
 
 /// A `chat.completion` body: a chunk whose choices carry `message` where a chunk's carry `delta`.
 pub(crate) struct Completion<'a>(Chunk<'a>);
@@ -21,58 +21,42 @@ impl<'a> Completion<'a> {
     }
 }
 
-/// What only `process` needs beyond the message: the refusal of the first choice (§8.1 returns
-/// it as the result, where the stream reports it as an error).
+/// What only `process` needs beyond the message.
 #[derive(Default)]
 pub(crate) struct ChatExtras {
+    /// The refusal of the first choice: §8.1 returns it as the result, where the stream reports
+    /// it as an error.
     pub(crate) refusal: Option<String>,
     pub(crate) has_choices: bool,
 }
 
 impl Completion<'_> {
-    /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]` (which the caller
-    /// then ends).
+    /// Feeds the whole body to `b` as if it were one chunk followed by `[DONE]` (the caller
+    /// then ends the stream); a provider error body is `Err(provider_error)`.
     pub(crate) fn feed(self, b: &mut MessageBuilder) -> Result<ChatExtras> {
-        let mut body = self.0;
-        crate::process::start(b, body.error.as_ref(), &body.id, &body.model, &body.provider)?;
+        let body = self.0;
+        if let Some(error) = &body.error {
+            return Err(provider_error(error));
+        }
+        b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref());
         let usage = body.usage();
-        let choices = std::mem::take(&mut body.choices);
-        drop(body);
-        // The loop breaks on an error rather than returning from it: the remaining choices are
-        // dropped once, not on every exit.
-        let mut extras = ChatExtras::default();
-        let mut fed = Ok(());
-        for (position, choice) in choices.into_iter().enumerate() {
-            extras.has_choices = true;
-            fed = feed_choice(b, position, choice, &mut extras.refusal);
-            if fed.is_err() {
-                break;
+        let mut extras = ChatExtras { has_choices: !body.choices.is_empty(), ..ChatExtras::default() };
+        for (position, choice) in body.choices.into_iter().enumerate() {
+            // A choice without `index` is numbered by its place.
+            let index = choice.index.unwrap_or(position as u32);
+            if let Some(message) = choice.delta {
+                if position == 0 {
+                    extras.refusal = message.refusal.as_deref().map(str::to_owned);
+                }
+                apply_delta(b, index, message)?;
+            }
+            if let Some(raw) = choice.finish_reason.as_deref() {
+                b.finish_reason(index, map_finish_reason(raw), raw)?;
             }
         }
-        fed?;
         if let Some(usage) = usage {
             b.set_usage(usage);
         }
         Ok(extras)
     }
-}
-
-/// The `position`th choice replayed into `b`; the first one's refusal goes to `refusal`.
-fn feed_choice(
-    b: &mut MessageBuilder,
-    position: usize,
-    choice: Choice<'_>,
-    refusal: &mut Option<String>,
-) -> Result<()> {
-    let index = choice.index.unwrap_or(position as u32);
-    if let Some(message) = choice.delta {
-        if position == 0 {
-            *refusal = message.refusal.as_deref().map(str::to_owned);
-        }
-        apply_delta(b, index, message)?;
-    }
-    if let Some(raw) = choice.finish_reason.as_deref() {
-        b.finish_reason(index, map_finish_reason(raw), raw)?;
-    }
-    Ok(())
 }

@@ -1,17 +1,18 @@
 //! An images body (§8.3) → one string, or a list: each item's `url`, else its `b64_json`.
-//! `revised_prompt` is metadata and never the result (DESIGN.md §3).
+//! `revised_prompt` is metadata and never the result (`docs/design.md`, "Dispatch").
+
+use std::borrow::Cow;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::json::key_index;
 use crate::json::{JsonResult, Reader};
 use crate::model::ProcessResult;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::{ErrorBody, Scalar};
 
-/// An images body, read by hand with the crate's JSON reader. Where the serde derive this
-/// replaces refused the whole body, a field of the wrong kind now reads as absent (`data` not a
-/// list: no image; an item not an object: skipped); a repeated key keeps its last value.
+/// An images body. A field of the wrong kind reads as absent rather than refusing the body
+/// (`data` not a list: no image; an item not an object: skipped); a repeated key keeps its
+/// last value.
 #[derive(Default)]
 pub(crate) struct ImageBody<'a> {
     /// Each item's image as §8.3 picks it, read straight from the item: items with none are
@@ -25,8 +26,8 @@ impl<'a> ImageBody<'a> {
     pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
         let mut body = ImageBody::default();
         read_body(text, &mut |r, key| {
-            match key_index(key, "data error") {
-                0 => {
+            match key {
+                b"data" => {
                     // A repeated `data` replaces the images.
                     body.images.clear();
                     r.array(|r| {
@@ -36,7 +37,7 @@ impl<'a> ImageBody<'a> {
                         Ok(())
                     })?;
                 }
-                1 => body.error = ErrorBody::read_field(r)?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
                 _ => {}
             }
             Ok(())
@@ -48,15 +49,18 @@ impl<'a> ImageBody<'a> {
 /// §8.3: an item's `url`, else its `b64_json` (empty ones do not count); `None` for an item with
 /// neither, or that is not an object.
 fn image(r: &mut Reader<'_>) -> JsonResult<Option<String>> {
-    // `url`, then `b64_json`.
-    let mut images = [Scalar::default(), Scalar::default()];
+    let (mut url, mut b64_json) = (Scalar::default(), Scalar::default());
     r.object(|r, key| {
-        if let i @ 0..=1 = key_index(key, "url b64_json") {
-            images[i] = Scalar::read(r)?;
+        match key {
+            b"url" => url = Scalar::read(r)?,
+            b"b64_json" => b64_json = Scalar::read(r)?,
+            _ => {}
         }
         Ok(())
     })?;
-    Ok(images.into_iter().find_map(|image| image.0.filter(|image| !image.is_empty())).map(|image| image.into_owned()))
+    // Empty ones do not count.
+    let present = |image: Scalar<'_>| image.0.filter(|image| !image.is_empty()).map(Cow::into_owned);
+    Ok(present(url).or_else(|| present(b64_json)))
 }
 
 impl ImageBody<'_> {

@@ -8,18 +8,53 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::key_index;
 use crate::json::{read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
-use crate::process::{read_body, Body};
-use crate::providers::Scalar;
+use crate::process::errors::provider_error;
+use crate::process::read_body;
+use crate::providers::{ErrorBody, Scalar};
 
-/// The keys of a non-streamed Responses body, read as a [`Body`] (see there for the order): its
-/// texts after `id` and `model` are `status` and the SDKs' convenience accessor `output_text`
-/// (present in some recorded bodies, absent on the wire), its items `output`. A field of the wrong kind reads as absent
-/// where the serde derive this replaces refused the whole body (`output` or
-/// `incomplete_details` not an object or list); a repeated key keeps its last value.
-pub(crate) const KEYS: &str = "id model status output_text output usage error incomplete_details";
+/// A non-streamed Responses body. A field of the wrong kind reads as absent rather than refusing
+/// the body (`output` not a list, `incomplete_details` not an object); a repeated key keeps its
+/// last value.
+#[derive(Default)]
+pub(crate) struct Response<'a> {
+    id: Scalar<'a>,
+    model: Scalar<'a>,
+    status: Scalar<'a>,
+    /// The SDKs' convenience accessor, present in some recorded bodies, absent on the wire.
+    pub(crate) output_text: Scalar<'a>,
+    /// Each output item's JSON text.
+    output: Vec<&'a str>,
+    /// The usage object's JSON text.
+    usage: Option<&'a str>,
+    /// An object, or a bare message string.
+    error: Option<ErrorBody<'a>>,
+    incomplete_details: Option<Incomplete<'a>>,
+}
+
+impl<'a> Response<'a> {
+    /// The body of `text`, which must be one JSON object ("expected an object" otherwise).
+    pub(crate) fn read(text: &'a str) -> JsonResult<Self> {
+        let mut body = Response::default();
+        read_body(text, &mut |r, key| {
+            match key {
+                b"id" => body.id = Scalar::read(r)?,
+                b"model" => body.model = Scalar::read(r)?,
+                b"status" => body.status = Scalar::read(r)?,
+                b"output_text" => body.output_text = Scalar::read(r)?,
+                // Anything but an array is skipped: no items.
+                b"output" => body.output = read_list(r, Reader::raw)?,
+                b"usage" => body.usage = r.raw_non_null()?,
+                b"error" => body.error = ErrorBody::read_field(r)?,
+                b"incomplete_details" => body.incomplete_details = Incomplete::read(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(body)
+    }
+}
 
 #[derive(Default)]
 pub(crate) struct Incomplete<'a> {
@@ -69,30 +104,21 @@ fn not_an_item() -> JsonError {
 impl<'a> Item<'a> {
     /// Reads an item from its JSON text; `None`, and the item is kept whole as an unknown
     /// block, when it is not an object or its `summary`, `content` or a part's `annotations`
-    /// is neither null nor an array, or a part is not an object (as the serde derive this
-    /// replaces refused them; an array where an object belongs, which the derive read by
-    /// position, is refused too). A repeated key keeps its last value (the derive refused it).
+    /// is neither null nor an array, or a part is not an object. A repeated key keeps its last
+    /// value.
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
         let mut item = Item::default();
         read_body(text, &mut |r, key| {
-            const KEYS: &str = "type id call_id name arguments summary content";
-            let slot = match key_index(key, KEYS) {
-                0 => &mut item.kind,
-                1 => &mut item.id,
-                2 => &mut item.call_id,
-                3 => &mut item.name,
-                4 => &mut item.arguments,
-                5 => {
-                    item.summary = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
-                    return Ok(());
-                }
-                6 => {
-                    item.content = if is_list(r)? { Some(read_list(r, Part::read)?) } else { None };
-                    return Ok(());
-                }
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"type" => item.kind = Scalar::read(r)?,
+                b"id" => item.id = Scalar::read(r)?,
+                b"call_id" => item.call_id = Scalar::read(r)?,
+                b"name" => item.name = Scalar::read(r)?,
+                b"arguments" => item.arguments = Scalar::read(r)?,
+                b"summary" => item.summary = read_parts(r)?,
+                b"content" => item.content = read_parts(r)?,
+                _ => {}
+            }
             Ok(())
         })
         .ok()?;
@@ -100,21 +126,28 @@ impl<'a> Item<'a> {
     }
 }
 
+/// A list of parts, `None` for null; anything else refuses the item.
+fn read_parts<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Vec<Part<'a>>>> {
+    if is_list(r)? {
+        read_list(r, Part::read).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let mut part = Part::default();
         let is_object = r.object(|r, key| {
-            let slot = match key_index(key, "type text refusal annotations") {
-                0 => &mut part.kind,
-                1 => &mut part.text,
-                2 => &mut part.refusal,
-                3 => {
+            match key {
+                b"type" => part.kind = Scalar::read(r)?,
+                b"text" => part.text = Scalar::read(r)?,
+                b"refusal" => part.refusal = Scalar::read(r)?,
+                b"annotations" => {
                     part.annotations = if is_list(r)? { Some(read_list(r, Reader::raw)?) } else { None };
-                    return Ok(());
                 }
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+                _ => {}
+            }
             Ok(())
         })?;
         if !is_object {
@@ -134,89 +167,87 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
     }
 }
 
-/// Feeds a whole Responses body that is not an error to `b` as if it were the stream from its
-/// start (which the caller has given) up to `response.completed`; returns the text of any
-/// refusal parts (`process` returns it, the message reports it as an error). The caller then
-/// ends the stream. Each item is read by reference and dropped once, so no early return carries
-/// drops of its own.
-pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<String>> {
-    let mut calls = 0;
-    let mut refusal: Option<String> = None;
-    for (index, raw) in body.items.iter().enumerate() {
-        match Item::read(raw) {
-            Some(item) => {
-                let fed = item.feed(b, raw, index, &mut calls, &mut refusal);
-                drop(item);
-                fed?
-            }
-            None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
+impl Response<'_> {
+    /// Feeds the body to `b` as if it were the stream from its start up to
+    /// `response.completed` (the caller then ends the stream); a provider error body is
+    /// `Err(provider_error)`. Returns the text of any refusal parts (`process` returns it, the
+    /// message reports it as an error).
+    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
+        if let Some(error) = &self.error {
+            return Err(provider_error(error));
         }
+        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        let (mut has_calls, mut refusal) = (false, None::<String>);
+        for (index, raw) in self.output.iter().enumerate() {
+            let Some(item) = Item::read(raw) else {
+                b.other_block(0, "unknown", RawJson::from_valid(raw));
+                continue;
+            };
+            match item.kind.as_deref().unwrap_or("") {
+                "reasoning" => item.feed_reasoning(b)?,
+                "message" => {
+                    if let Some(text) = item.feed_message(b)? {
+                        refusal.get_or_insert_with(String::new).push_str(&text);
+                    }
+                }
+                "function_call" => {
+                    has_calls = true;
+                    item.feed_function_call(b, index)?;
+                }
+                other => b.other_block(0, other, RawJson::from_valid(raw)),
+            }
+        }
+        let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+        if let Some(status) = self.status.as_deref() {
+            let raw = incomplete.unwrap_or(status);
+            b.finish_reason(0, map_status(status, incomplete, has_calls), raw)?;
+        }
+        if let Some(usage) = self.usage.and_then(convert_usage) {
+            b.set_usage(usage);
+        }
+        Ok(refusal)
     }
-    let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-    if let Some(status) = body.texts[2].as_deref() {
-        let raw = incomplete.unwrap_or(status);
-        b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
-    }
-    if let Some(usage) = body.usage.and_then(convert_usage) {
-        b.set_usage(usage);
-    }
-    Ok(refusal)
 }
 
 impl Item<'_> {
-    /// The item, the `index`th of the body, replayed into `b`; `raw` is its text. Counts
-    /// function calls in `calls` and appends refusal text to `refusal`.
-    fn feed(
-        &self,
-        b: &mut MessageBuilder,
-        raw: &str,
-        index: usize,
-        calls: &mut usize,
-        refusal: &mut Option<String>,
-    ) -> Result<()> {
-        let kind = self.kind.as_deref().unwrap_or("");
-        match key_index(kind.as_bytes(), "reasoning message function_call") {
-            0 => {
-                for parts in [&self.summary, &self.content] {
-                    for part in parts.as_deref().unwrap_or_default() {
-                        b.break_block(0);
-                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
-                    }
-                }
+    /// Each summary part, then each `reasoning_text` content part, as a reasoning block.
+    fn feed_reasoning(&self, b: &mut MessageBuilder) -> Result<()> {
+        for parts in [&self.summary, &self.content] {
+            for part in parts.as_deref().unwrap_or_default() {
+                b.break_block(0);
+                b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
             }
-            1 => {
-                for part in self.content.as_deref().unwrap_or_default() {
-                    match part.kind.as_deref() {
-                        Some("refusal") => {
-                            let text = part.refusal.as_deref().unwrap_or("");
-                            refusal.get_or_insert_with(String::new).push_str(text);
-                            b.refusal(0, text);
-                        }
-                        _ => {
-                            b.break_block(0);
-                            b.text(0, part.text.as_deref().unwrap_or(""))?;
-                            for annotation in part.annotations.as_deref().unwrap_or_default() {
-                                b.citation(0, RawJson::from_valid(annotation));
-                            }
-                        }
-                    }
-                }
-            }
-            2 => {
-                *calls += 1;
-                let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
-                let at = b.begin_tool_call(
-                    0,
-                    id,
-                    self.name.as_deref().unwrap_or(""),
-                    Some(index as u64),
-                    self.id.as_deref(),
-                );
-                b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
-                b.end_tool_call(0, at);
-            }
-            _ => b.other_block(0, kind, RawJson::from_valid(raw)),
         }
+        Ok(())
+    }
+
+    /// Each content part as text with its annotations as citations, or as a refusal; returns
+    /// the refusal parts' text, when there are any.
+    fn feed_message(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
+        let mut refusal = None::<String>;
+        for part in self.content.as_deref().unwrap_or_default() {
+            if part.kind.as_deref() == Some("refusal") {
+                let text = part.refusal.as_deref().unwrap_or("");
+                refusal.get_or_insert_with(String::new).push_str(text);
+                b.refusal(0, text);
+                continue;
+            }
+            b.break_block(0);
+            b.text(0, part.text.as_deref().unwrap_or(""))?;
+            for annotation in part.annotations.as_deref().unwrap_or_default() {
+                b.citation(0, RawJson::from_valid(annotation));
+            }
+        }
+        Ok(refusal)
+    }
+
+    /// The item, the `index`th of the body, as a whole tool call keyed by its `call_id`.
+    fn feed_function_call(&self, b: &mut MessageBuilder, index: usize) -> Result<()> {
+        let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
+        let name = self.name.as_deref().unwrap_or("");
+        let at = b.begin_tool_call(0, id, name, Some(index as u64), self.id.as_deref());
+        b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
+        b.end_tool_call(0, at);
         Ok(())
     }
 }
