@@ -10,7 +10,6 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::text::number;
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -166,13 +165,13 @@ impl SseDecoder {
         if line_len > self.max_event_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                number("an SSE line is longer than maxEventBytes (", self.max_event_bytes as u64, " bytes)"),
+                format!("an SSE line is longer than maxEventBytes ({} bytes)", self.max_event_bytes),
             ));
         }
         if line_len + self.state.data.len() > self.max_buffered_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                number("more than maxBufferedBytes (", self.max_buffered_bytes as u64, " bytes) of unterminated input"),
+                format!("more than maxBufferedBytes ({} bytes) of unterminated input", self.max_buffered_bytes),
             ));
         }
         Ok(())
@@ -204,7 +203,7 @@ impl EventState {
                 if self.data.len() + value.len() + 1 > max_event_bytes {
                     return Err(Error::new(
                         ErrorCode::LimitExceeded,
-                        number("an SSE event is larger than maxEventBytes (", max_event_bytes as u64, " bytes)"),
+                        format!("an SSE event is larger than maxEventBytes ({max_event_bytes} bytes)"),
                     ));
                 }
                 if self.has_data {
@@ -215,10 +214,7 @@ impl EventState {
             }
             b"event" => {
                 self.event.clear();
-                match std::str::from_utf8(value) {
-                    Ok(name) => self.event.push_str(name),
-                    Err(_) => self.event.push_str(&crate::text::lossy(value)),
-                }
+                self.event.push_str(&String::from_utf8_lossy(value));
             }
             // An id with a NUL is ignored, as is a retry that is not all digits.
             b"id" if !value.contains(&0) => {
@@ -226,7 +222,7 @@ impl EventState {
                 self.id.extend_from_slice(value);
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                self.retry = crate::text::parse_uint(value, 10, u64::MAX);
+                self.retry = std::str::from_utf8(value).ok().and_then(|digits| digits.parse().ok());
             }
             _ => {} // unknown fields are ignored
         }
