@@ -190,8 +190,7 @@ pub(crate) fn start(
     if let Some(error) = error {
         return Err(errors::provider_error(error));
     }
-    start_body(b, id, model, provider);
-    Ok(())
+    start_body(b, id, model, provider)
 }
 
 /// A body that is not JSON, or not an object.

@@ -28,11 +28,23 @@ pub(crate) struct Span {
 }
 
 /// A text field read as [`Scalar::read`] reads it, with its token's span when it was a string.
-pub(crate) fn read_marked<'a>(r: &mut Reader<'a>) -> JsonResult<(Scalar<'a>, Option<Span>)> {
-    let is_string = r.peek()? == Kind::String;
-    let open = r.pos();
-    let value = Scalar::read(r)?;
-    Ok((value, is_string.then(|| Span { open, close: r.pos() })))
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Marked<'a> {
+    pub(crate) text: Scalar<'a>,
+    pub(crate) span: Option<Span>,
+}
+
+impl<'a> Marked<'a> {
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
+        let is_string = r.peek()? == Kind::String;
+        let open = r.pos();
+        let text = Scalar::read(r)?;
+        Ok(Marked { text, span: is_string.then(|| Span { open, close: r.pos() }) })
+    }
+
+    pub(crate) fn as_deref(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
 }
 
 /// The template: the last event kept, as [`Shape`], and its action.
@@ -254,7 +266,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_marked, same_bytes, skip_marked, Template};
+    use super::{same_bytes, skip_marked, Marked, Template};
     use crate::json::read_document;
 
     /// Words, pairs of words and the tail: any one byte changed anywhere, at every length up to
@@ -282,7 +294,7 @@ mod tests {
                 if key == b"a" {
                     r.array(|r| {
                         r.object(|r, _| {
-                            span = read_marked(r)?.1;
+                            span = Marked::read(r)?.span;
                             Ok(())
                         })?;
                         Ok(())
@@ -329,7 +341,7 @@ mod tests {
             let mut found = (None, None);
             r.object(|r, key| {
                 match key {
-                    b"a" => found.0 = read_marked(r)?.1,
+                    b"a" => found.0 = Marked::read(r)?.span,
                     b"o" => found.1 = skip_marked(r)?,
                     _ => {}
                 }
@@ -356,7 +368,7 @@ mod tests {
 
     #[test]
     fn a_value_that_is_not_a_string_marks_nothing_and_an_empty_template_fills_nothing() {
-        assert_eq!(read_document(b"12", |r| Ok(read_marked(r)?.1)).unwrap(), None);
+        assert_eq!(read_document(b"12", |r| Ok(Marked::read(r)?.span)).unwrap(), None);
         assert!(Template::<u8>::default().fill(b"\"\"").is_none());
     }
 }

@@ -84,12 +84,12 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
     for (index, raw) in body.items.iter().enumerate() {
         let index = index as u64;
         let input = stream.block_start(index, raw, b)?;
-        match stream.close(index) {
+        match stream.close(index, b) {
             Some(Open::Tool(at)) => {
                 b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
                 b.end_tool_call(0, at);
             }
-            Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+            Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw))?,
             _ => {}
         }
     }

@@ -149,7 +149,7 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<Str
                 drop(item);
                 fed?
             }
-            None => b.other_block(0, "unknown", RawJson::from_valid(raw)),
+            None => b.other_block(0, "unknown", RawJson::from_valid(raw))?,
         }
     }
     let incomplete = body.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
@@ -190,13 +190,13 @@ impl Item<'_> {
                         Some("refusal") => {
                             let text = part.refusal.as_deref().unwrap_or("");
                             refusal.get_or_insert_with(String::new).push_str(text);
-                            b.refusal(0, text);
+                            b.refusal(0, text)?;
                         }
                         _ => {
                             b.break_block(0);
                             b.text(0, part.text.as_deref().unwrap_or(""))?;
                             for annotation in part.annotations.as_deref().unwrap_or_default() {
-                                b.citation(0, RawJson::from_valid(annotation));
+                                b.citation(0, RawJson::from_valid(annotation))?;
                             }
                         }
                     }
@@ -211,11 +211,11 @@ impl Item<'_> {
                     self.name.as_deref().unwrap_or(""),
                     Some(index as u64),
                     self.id.as_deref(),
-                );
+                )?;
                 b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
                 b.end_tool_call(0, at);
             }
-            _ => b.other_block(0, kind, RawJson::from_valid(raw)),
+            _ => b.other_block(0, kind, RawJson::from_valid(raw))?,
         }
         Ok(())
     }
