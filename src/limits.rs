@@ -31,7 +31,7 @@ pub struct Limits {
     /// name, arguments, and the item key they are found by), signatures and redacted
     /// reasoning, citations, blocks kept whole (`other`, a server tool's start and streamed
     /// input), refusal text, finish reasons, the message id, model and provider, and stream
-    /// item ids; and 64 bytes for each choice, block, tool call, citation, open block and
+    /// item ids; and 128 bytes for each choice, block, tool call, citation, open block and
     /// stream item or part besides their strings, so that a stream of empty entries is bounded
     /// too. What one event replaces (the usage, the first error) is bounded by
     /// `max_event_bytes` instead.

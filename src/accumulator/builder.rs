@@ -15,8 +15,9 @@ use crate::Limits;
 
 /// What one entry the builder or a decoder keeps (a choice, a block, a tool call, a citation,
 /// a stream item) counts against `maxMessageBytes` besides its strings: about what its
-/// bookkeeping takes, so that a stream of empty entries is bounded too.
-pub(crate) const ENTRY_BYTES: usize = 64;
+/// bookkeeping takes in the wasm module (a choice takes twice that on a 64-bit target), so that
+/// a stream of empty entries is bounded too.
+pub(crate) const ENTRY_BYTES: usize = 128;
 
 #[derive(Debug, Default)]
 struct ChoiceState {
