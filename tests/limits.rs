@@ -318,3 +318,54 @@ fn everything_a_stream_makes_the_accumulator_keep_counts_against_max_message_byt
         assert_eq!(text, "kept", "{name}");
     }
 }
+
+/// One large event, sent in pieces of 64 KiB: the decoder holds its bytes once (its data line
+/// becomes the event's data in place), the message keeps the text once, and the event that
+/// reports it carries it once more; nothing else holds a copy (the template and the prefix memo
+/// keep only short events).
+#[test]
+fn one_large_event_is_held_about_three_times_at_most() {
+    const SIZE: usize = 10 * MIB;
+    let text = "a".repeat(SIZE);
+    let cases: [(&str, Format, String); 3] = [
+        (
+            "chat content",
+            Format::OpenAiChat,
+            format!(r#"{{"choices":[{{"index":0,"delta":{{"content":"{text}"}}}}]}}"#),
+        ),
+        (
+            "chat tool arguments",
+            Format::OpenAiChat,
+            format!(
+                r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":0,"id":"c","function":{{"name":"f","arguments":"{text}"}}}}]}}}}]}}"#
+            ),
+        ),
+        (
+            "anthropic text delta",
+            Format::Anthropic,
+            format!(r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":"{text}"}}}}"#),
+        ),
+    ];
+    for (name, format, data) in cases {
+        let body = format!("data: {data}\n\n").into_bytes();
+        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let base = LIVE.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let limits = Limits { max_tool_argument_bytes: 2 * SIZE, ..Limits::default() };
+        let mut acc = Accumulator::new(AccumulatorOptions { format, limits, ..Default::default() });
+        let mut received = 0;
+        for piece in body.chunks(64 * 1024) {
+            for event in acc.push(piece).unwrap() {
+                if let StreamEvent::Text { text, .. } | StreamEvent::ToolCallDelta { arguments_delta: text, .. } = event
+                {
+                    received += text.len();
+                }
+            }
+        }
+        let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+        eprintln!("{name}: one event of {} bytes, peak heap growth {peak} bytes", body.len());
+        assert_eq!(received, SIZE, "{name}");
+        assert!(peak < 3 * SIZE + SIZE / 2, "{name}: peak heap {peak} bytes");
+        drop(acc);
+    }
+}

@@ -62,6 +62,11 @@ struct Shape {
     strings: Vec<(Span, bool)>,
 }
 
+/// An event longer than this is not kept: filling the template saves reading the bytes around
+/// the text, the same for a long event as for a short one, and a long one would be copied (and
+/// held) for it.
+const MAX_TEMPLATE: usize = 16 * 1024;
+
 impl<A> Default for Template<A> {
     fn default() -> Self {
         Template { shape: Shape::default(), action: None }
@@ -79,8 +84,11 @@ impl<A: Copy> Template<A> {
 
     /// Keeps `data`, read whole and valid, as the template when its whole effect is `action`
     /// with the string at `span`, the strings at `skipped` (in document order) being values the
-    /// decoder skipped; any other event leaves the template as it is.
+    /// decoder skipped, and it is not long; any other event leaves the template as it is.
     pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>, skipped: &[Span]) {
+        if data.len() > MAX_TEMPLATE {
+            return;
+        }
         if let Some((action, span)) = found {
             self.shape.keep(data, span, skipped);
             self.action = Some(action);

@@ -105,10 +105,24 @@ impl SseDecoder {
                 self.check_line(self.partial.len() + line.len())?;
                 let mut joined = std::mem::take(&mut self.partial);
                 joined.extend_from_slice(line);
-                let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
-                joined.clear();
-                self.partial = joined;
-                outcome?;
+                self.partial = match self.state.first_data(&joined) {
+                    // A large event arrives in pieces as one long data line: it becomes the
+                    // event's data in place instead of being copied there, without the room
+                    // the line grew for, as the event is read while the message copies it.
+                    Some(value) => {
+                        joined.drain(..joined.len() - value.len());
+                        if joined.capacity() > 64 * 1024 {
+                            joined.shrink_to_fit();
+                        }
+                        self.state.has_data = true;
+                        std::mem::replace(&mut self.state.data, joined)
+                    }
+                    None => {
+                        let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
+                        outcome?;
+                        emptied(joined)
+                    }
+                };
             }
             chunk = after_line_end(rest, &mut self.after_cr);
         }
@@ -269,18 +283,27 @@ impl EventState {
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,
     {
-        // The buffer is lent to `dispatch_data` and put back, emptied, with its capacity.
-        let mut data = std::mem::take(&mut self.data);
+        // The buffer is lent to `dispatch_data` and put back, emptied.
+        let data = std::mem::take(&mut self.data);
         let outcome = if std::mem::take(&mut self.has_data) {
             self.dispatch_data(&data, on_event)
         } else {
             self.event.clear();
             Ok(())
         };
-        data.clear();
-        self.data = data;
+        self.data = emptied(data);
         outcome
     }
+}
+
+/// A buffer of the decoder emptied for its next use. One grown past 64 KiB by one large event
+/// is let go rather than kept, empty, for the small events after it.
+fn emptied(mut buffer: Vec<u8>) -> Vec<u8> {
+    if buffer.capacity() > 64 * 1024 {
+        return Vec::new();
+    }
+    buffer.clear();
+    buffer
 }
 
 /// The rest of a chunk after the line end at the start of `rest` (`\n`, `\r\n` or `\r`); a
