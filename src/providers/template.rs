@@ -55,7 +55,7 @@ pub(crate) struct Template<A> {
 }
 
 /// The bytes of the event, and its string tokens that may differ, in order: `true` for the text,
-/// `false` for a value the decoder skips. Not generic, so one copy serves every decoder.
+/// `false` for a value the decoder skips.
 #[derive(Debug, Default)]
 struct Shape {
     bytes: Vec<u8>,
@@ -97,7 +97,6 @@ impl<A: Copy> Template<A> {
 }
 
 impl Shape {
-    #[inline(never)]
     #[cfg_attr(llw_speed, optimize(speed))]
     fn fill<'a>(&self, data: &'a [u8]) -> Option<Cow<'a, str>> {
         let (mut at, mut from, mut text) = (0, 0, None);
