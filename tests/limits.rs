@@ -32,8 +32,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The heap is process-wide: the measured tests take turns.
+/// The heap is process-wide: the tests take turns, each for the whole of it (building its input
+/// allocates too).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 const GIB: usize = 1 << 30;
 const MIB: usize = 1 << 20;
@@ -58,7 +63,6 @@ fn hostile_in(
     total: usize,
     piece: &dyn Fn(usize) -> Vec<u8>,
 ) -> (Option<llm_wire::Error>, usize, usize, String, bool) {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let mut acc = Accumulator::new(AccumulatorOptions { format, limits, ..Default::default() });
@@ -95,6 +99,7 @@ const HELLO: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\
 
 #[test]
 fn an_endless_line_of_a_gibibyte_is_refused_with_bounded_memory() {
+    let _turn = turn();
     let limits = Limits { max_event_bytes: MIB, ..Limits::default() };
     let chunk = vec![b'x'; 64 * 1024];
     let (stopped, sent, peak, text, flagged) = hostile(limits, b"data: ", GIB, &|_| chunk.clone());
@@ -107,6 +112,7 @@ fn an_endless_line_of_a_gibibyte_is_refused_with_bounded_memory() {
 
 #[test]
 fn a_giant_event_of_many_data_lines_is_refused_and_the_text_before_it_kept() {
+    let _turn = turn();
     let limits = Limits { max_event_bytes: MIB, ..Limits::default() };
     let line = b"data: 0123456789abcdef0123456789abcdef\n".repeat(1024);
     let (stopped, _, peak, text, _) = hostile(limits, HELLO, GIB, &|_| line.clone());
@@ -117,6 +123,7 @@ fn a_giant_event_of_many_data_lines_is_refused_and_the_text_before_it_kept() {
 
 #[test]
 fn giant_tool_arguments_are_refused_at_max_tool_argument_bytes() {
+    let _turn = turn();
     let limits = Limits { max_tool_argument_bytes: MIB, ..Limits::default() };
     let start = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}\n\n";
     let delta = format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":0,\"function\":{{\"arguments\":\"{}\"}}}}]}}}}]}}\n\n", "a".repeat(4000)).into_bytes();
@@ -128,6 +135,7 @@ fn giant_tool_arguments_are_refused_at_max_tool_argument_bytes() {
 
 #[test]
 fn an_endless_answer_of_a_gibibyte_stops_at_max_message_bytes() {
+    let _turn = turn();
     let limits = Limits { max_message_bytes: 16 * MIB, ..Limits::default() };
     let delta =
         format!("data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{}\"}}}}]}}\n\n", "é".repeat(2000))
@@ -142,6 +150,7 @@ fn an_endless_answer_of_a_gibibyte_stops_at_max_message_bytes() {
 
 #[test]
 fn a_gibibyte_of_keep_alives_and_empty_deltas_runs_in_constant_memory() {
+    let _turn = turn();
     let chunk = b": keep-alive\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"}}]}\n\n".repeat(512);
     let (stopped, sent, peak, text, _) = hostile(Limits::default(), HELLO, GIB, &|_| chunk.clone());
     assert!(stopped.is_none());
@@ -156,6 +165,7 @@ fn a_gibibyte_of_keep_alives_and_empty_deltas_runs_in_constant_memory() {
 /// is sent (256 MiB here).
 #[test]
 fn everything_a_stream_makes_the_accumulator_keep_counts_against_max_message_bytes() {
+    let _turn = turn();
     let limits = Limits { max_message_bytes: MIB, ..Limits::default() };
     let big = "x".repeat(100_000);
     let event = |kind: &str, data: String| format!("event: {kind}\ndata: {data}\n\n").into_bytes();
@@ -325,6 +335,7 @@ fn everything_a_stream_makes_the_accumulator_keep_counts_against_max_message_byt
 /// keep only short events).
 #[test]
 fn one_large_event_is_held_about_three_times_at_most() {
+    let _turn = turn();
     const SIZE: usize = 10 * MIB;
     let text = "a".repeat(SIZE);
     let cases: [(&str, Format, String); 3] = [
@@ -348,7 +359,6 @@ fn one_large_event_is_held_about_three_times_at_most() {
     ];
     for (name, format, data) in cases {
         let body = format!("data: {data}\n\n").into_bytes();
-        let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let base = LIVE.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
         let limits = Limits { max_tool_argument_bytes: 2 * SIZE, ..Limits::default() };
