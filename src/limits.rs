@@ -30,11 +30,11 @@ pub struct Limits {
     /// holds for it counts, as it arrives. That is its text and reasoning, tool calls (id,
     /// name, arguments, and the item key they are found by), signatures and redacted
     /// reasoning, citations, blocks kept whole (`other`, a server tool's start and streamed
-    /// input), refusal text, finish reasons, the message id, model and provider, and stream
-    /// item ids; and 128 bytes for each choice, block, tool call, citation, open block and
-    /// stream item or part besides their strings, so that a stream of empty entries is bounded
-    /// too. What one event replaces (the usage, the first error) is bounded by
-    /// `max_event_bytes` instead.
+    /// input), refusal text, finish reasons, stream item ids, and 128 bytes for each choice,
+    /// block, tool call, citation, open block and stream item or part besides their strings,
+    /// so that a stream of empty entries is bounded too. The message id, model, provider, usage
+    /// and error count once for each message the final message carries them in: once, or with
+    /// several choices once per choice and once more on top.
     ///
     /// ### Default
     /// 256 MiB.

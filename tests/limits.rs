@@ -184,6 +184,11 @@ fn everything_a_stream_makes_the_accumulator_keep_counts_against_max_message_byt
             .into(),
     );
     let chat = |data: String| format!("data: {data}\n\n").into_bytes();
+    // 4,000 choices (half a MiB), then `last` again and again.
+    let after_choices = |i: usize, last: &str| match i {
+        0..4000 => chat(format!(r#"{{"choices":[{{"index":{},"delta":{{"content":""}}}}]}}"#, i + 1)),
+        _ => chat(last.to_owned()),
+    };
     type Piece<'a> = Box<dyn Fn(usize) -> Vec<u8> + 'a>;
     let cases: Vec<(&str, Format, &[u8], Piece)> = vec![
         (
@@ -311,6 +316,24 @@ fn everything_a_stream_makes_the_accumulator_keep_counts_against_max_message_byt
                     r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{i},"id":"c{i}","function":{{"name":"f","arguments":"{big}"}}}}]}}}}]}}"#
                 ))
             }),
+        ),
+        (
+            "a long model after many choices, which each choice's message repeats",
+            Format::OpenAiChat,
+            HELLO,
+            Box::new(|i| after_choices(i, &format!(r#"{{"model":"{big}","choices":[]}}"#))),
+        ),
+        (
+            "a long usage after many choices, which each choice's message repeats",
+            Format::OpenAiChat,
+            HELLO,
+            Box::new(|i| after_choices(i, &format!(r#"{{"choices":[],"usage":{{"prompt_tokens":1,"pad":"{big}"}}}}"#))),
+        ),
+        (
+            "a long error after many choices, which each choice's message repeats",
+            Format::OpenAiChat,
+            HELLO,
+            Box::new(|i| after_choices(i, &format!(r#"{{"error":{{"message":"{big}"}}}}"#))),
         ),
         (
             "chat refusal text",

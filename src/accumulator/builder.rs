@@ -108,6 +108,32 @@ impl MessageBuilder {
         self.kept = self.kept.saturating_sub(n);
     }
 
+    /// How many messages [`Self::build`] writes for `choices` choices: one, or with several
+    /// the first choice's on top and one per choice in `choices`.
+    fn messages(choices: usize) -> usize {
+        if choices > 1 {
+            choices + 1
+        } else {
+            1
+        }
+    }
+
+    fn messages_now(&self) -> usize {
+        Self::messages(self.choices.len())
+    }
+
+    /// The bytes every message repeats: id, model, provider, usage and error.
+    fn shared_bytes(&self) -> usize {
+        let strings = [&self.id, &self.model, &self.provider].into_iter().flatten().map(String::len).sum::<usize>();
+        let usage = self.usage.as_ref().map_or(0, |u| u.raw.get().len());
+        strings + usage + self.error.as_ref().map_or(0, error_bytes)
+    }
+
+    /// Counts `n` more bytes of what every message repeats, once per message.
+    fn keep_shared(&mut self, n: usize) -> Result<()> {
+        self.keep(n.saturating_mul(self.messages_now()))
+    }
+
     /// Records the message id, model and provider (first non-empty value wins) and emits the
     /// `start` event the first time it is called.
     pub(crate) fn start(&mut self, id: Option<&str>, model: Option<&str>, provider: Option<&str>) -> Result<()> {
@@ -116,7 +142,7 @@ impl MessageBuilder {
         }
         let (id, model, provider) =
             (new_value(&self.id, id), new_value(&self.model, model), new_value(&self.provider, provider));
-        self.keep([id, model, provider].iter().flatten().map(|v| v.len()).sum())?;
+        self.keep_shared([id, model, provider].iter().flatten().map(|v| v.len()).sum())?;
         for (slot, value) in [(&mut self.id, id), (&mut self.model, model), (&mut self.provider, provider)] {
             if let Some(value) = value {
                 *slot = Some(value.to_owned());
@@ -150,7 +176,9 @@ impl MessageBuilder {
         if let Some(at) = self.position(index) {
             return Ok(at);
         }
-        self.keep(ENTRY_BYTES)?;
+        // Each choice's message repeats what the message shares, once there are several.
+        let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
+        self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
         let at = self.choices.len();
         self.choices.push(ChoiceState { index, ..ChoiceState::default() });
         self.positions.insert(index, at);
@@ -469,13 +497,14 @@ impl MessageBuilder {
             self.end_tool_call(choice, call);
         }
         let refusal = std::mem::take(&mut self.choices[at].refusal);
+        self.release(refusal.len());
         if !refusal.is_empty() {
             self.error(ErrorInfo {
                 message: format!("Model refused: {refusal}"),
                 code: Some(ErrorCode::ModelRefused.as_str().to_owned()),
                 outcome: Outcome::Determinate,
                 retryable: Some(false),
-            });
+            })?;
         }
         Ok(())
     }
@@ -485,17 +514,34 @@ impl MessageBuilder {
         !self.choices.is_empty() && self.unfinished == 0
     }
 
-    pub(crate) fn set_usage(&mut self, usage: Usage) {
+    /// The usage so far; each report replaces the one before.
+    pub(crate) fn set_usage(&mut self, usage: Usage) -> Result<()> {
         if self.usage.as_ref() == Some(&usage) {
-            return; // cumulative usage restated on every chunk
+            return Ok(()); // cumulative usage restated on every chunk
         }
+        let before = self.usage.as_ref().map_or(0, |u| u.raw.get().len());
+        self.keep_shared(usage.raw.get().len())?;
+        self.release(before * self.messages_now());
         self.usage = Some(usage.clone());
         self.events.push(StreamEvent::Usage { usage });
+        Ok(())
     }
 
     /// An error inside the stream: emitted, and the first one is kept on the message.
-    pub(crate) fn error(&mut self, info: ErrorInfo) {
+    pub(crate) fn error(&mut self, info: ErrorInfo) -> Result<()> {
         if self.error.is_none() {
+            self.keep_shared(error_bytes(&info))?;
+            self.error = Some(info.clone());
+        }
+        self.events.push(StreamEvent::Error { error: info });
+        Ok(())
+    }
+
+    /// The error that ends the input (a limit, a failed transport): kept as [`Self::error`]
+    /// keeps one, however little room is left, as it is short and nothing follows it.
+    pub(crate) fn fatal_error(&mut self, info: ErrorInfo) {
+        if self.error.is_none() {
+            self.kept = self.kept.saturating_add(error_bytes(&info).saturating_mul(self.messages_now()));
             self.error = Some(info.clone());
         }
         self.events.push(StreamEvent::Error { error: info });
@@ -607,6 +653,11 @@ impl MessageBuilder {
             choices: None,
         }
     }
+}
+
+/// What keeping an error takes: its message and code.
+fn error_bytes(error: &ErrorInfo) -> usize {
+    error.message.len() + error.code.as_ref().map_or(0, String::len)
 }
 
 #[cfg(test)]

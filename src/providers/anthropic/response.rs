@@ -97,7 +97,7 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<()> {
         b.finish_reason(0, map_stop_reason(raw), raw)?;
     }
     if let Some(usage) = body.usage.and_then(convert_usage) {
-        b.set_usage(usage);
+        b.set_usage(usage)?;
     }
     Ok(())
 }

@@ -208,7 +208,7 @@ impl AnthropicStream {
                 let (id, model) = message.as_ref().map_or((None, None), |m| (m.id.as_deref(), m.model.as_deref()));
                 b.start(id, model, None)?;
                 if let Some(raw) = message.and_then(|m| m.usage) {
-                    self.usage(raw, b);
+                    self.usage(raw, b)?;
                 }
             }
             "content_block_start" => {
@@ -227,24 +227,25 @@ impl AnthropicStream {
                     b.finish_reason(0, map_stop_reason(raw), raw)?;
                 }
                 if let Some(raw) = parsed.usage {
-                    self.usage(raw, b);
+                    self.usage(raw, b)?;
                 }
             }
             "message_stop" => {
                 b.end_all_choices()?;
                 b.done();
             }
-            "error" => b.error(parsed.error.unwrap_or_default().info()),
+            "error" => b.error(parsed.error.unwrap_or_default().info())?,
             _ => {} // `ping`, and event types added after this was written
         }
         Ok(Handled::Done)
     }
 
-    fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
+    fn usage(&mut self, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
-            b.set_usage(self.counts.usage(raw));
+            b.set_usage(self.counts.usage(raw))?;
         }
+        Ok(())
     }
 
     /// Starts the block `raw` at `index`; returns a `tool_use` block's `input` (raw JSON), which

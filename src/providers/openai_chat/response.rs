@@ -51,7 +51,7 @@ impl Completion<'_> {
         }
         fed?;
         if let Some(usage) = usage {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         Ok(extras)
     }

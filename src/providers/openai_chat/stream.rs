@@ -415,7 +415,7 @@ impl ChatStream {
             return Ok(Handled::Done);
         }
         if event.event == "error" {
-            self.error_event(data, b);
+            self.error_event(data, b)?;
             return Ok(Handled::Done);
         }
         if let Some((call, text)) = self.template.fill(data) {
@@ -446,10 +446,10 @@ impl ChatStream {
             }
         }
         if let Some(usage) = usage {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         if let Some(error) = chunk.error {
-            b.error(error.info());
+            b.error(error.info())?;
         }
         if chunk.object.as_deref() == Some("chat.completion.done") {
             b.done();
@@ -458,7 +458,7 @@ impl ChatStream {
     }
 
     /// `event: error` (Groq): `{"error": {...}}`, or the error object itself.
-    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) {
+    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) -> Result<()> {
         let error = read_chunk(data, b"delta")
             .ok()
             .and_then(|chunk| chunk.error)
@@ -471,7 +471,7 @@ impl ChatStream {
                 outcome: Outcome::Determinate,
                 retryable: None,
             },
-        });
+        })
     }
 }
 

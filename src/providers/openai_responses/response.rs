@@ -158,7 +158,7 @@ pub(crate) fn feed(body: &Body<'_>, b: &mut MessageBuilder) -> Result<Option<Str
         b.finish_reason(0, map_status(status, incomplete, calls > 0), raw)?;
     }
     if let Some(usage) = body.usage.and_then(convert_usage) {
-        b.set_usage(usage);
+        b.set_usage(usage)?;
     }
     Ok(refusal)
 }

@@ -209,7 +209,7 @@ impl ResponsesStream {
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
                     b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
                     if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage);
+                        b.set_usage(usage)?;
                     }
                 }
                 b.end_all_choices()?;
@@ -218,10 +218,10 @@ impl ResponsesStream {
             Kind::Failed => {
                 if let Some(r) = e.response {
                     if let Some(error) = r.error {
-                        b.error(error.info());
+                        b.error(error.info())?;
                     }
                     if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage);
+                        b.set_usage(usage)?;
                     }
                 }
                 b.end_all_choices()?;
@@ -231,7 +231,7 @@ impl ResponsesStream {
                     Some(nested) => nested.info(),
                     None => ErrorBody { message: e.message, code: e.code, kind: Scalar::default() }.info(),
                 };
-                b.error(info);
+                b.error(info)?;
             }
             Kind::Other => {}
         }
