@@ -26,7 +26,15 @@ pub struct Limits {
     /// ### Default
     /// 8 MiB.
     pub max_tool_argument_bytes: usize,
-    /// The most text and reasoning (in bytes, all choices together) one message may accumulate.
+    /// The most bytes one message may keep, all choices together: everything the accumulator
+    /// holds for it counts, as it arrives. That is its text and reasoning, tool calls (id,
+    /// name, arguments, and the item key they are found by), signatures and redacted
+    /// reasoning, citations, blocks kept whole (`other`, a server tool's start and streamed
+    /// input), refusal text, finish reasons, stream item ids, and 128 bytes for each choice,
+    /// block, tool call, citation, open block and stream item or part besides their strings,
+    /// so that a stream of empty entries is bounded too. The message id, model, provider, usage
+    /// and error count once for each message the final message carries them in: once, or with
+    /// several choices once per choice and once more on top.
     ///
     /// ### Default
     /// 256 MiB.

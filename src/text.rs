@@ -45,31 +45,6 @@ pub(crate) fn number(before: &str, n: u64, after: &str) -> String {
     out
 }
 
-/// `String::from_utf8_lossy(bytes).into_owned()` through `str::from_utf8`, which the module
-/// has anyway, instead of `Utf8Chunks`: each invalid sequence (as long as `Utf8Error::error_len`
-/// says, the same maximal prefix `Utf8Chunks` takes) becomes one U+FFFD, as does a truncated
-/// sequence at the end. Only error paths call it.
-pub(crate) fn lossy(mut bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    loop {
-        match std::str::from_utf8(bytes) {
-            Ok(valid) => {
-                out.push_str(valid);
-                return out;
-            }
-            Err(e) => {
-                let (valid, rest) = bytes.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                out.push(char::REPLACEMENT_CHARACTER);
-                match e.error_len() {
-                    Some(len) => bytes = &rest[len..],
-                    None => return out,
-                }
-            }
-        }
-    }
-}
-
 /// `text.trim_end_matches(char::from(byte))` for an ASCII `byte`.
 pub(crate) fn trim_end_byte(text: &str, byte: u8) -> &str {
     let mut end = text.len();
@@ -195,35 +170,6 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 12_345, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
             assert_eq!(number("", n, ""), n.to_string());
             assert_eq!(number("data[", n, "].é"), format!("data[{n}].é"));
-        }
-    }
-
-    #[test]
-    fn lossy_is_from_utf8_lossy() {
-        let mut cases: Vec<Vec<u8>> = vec![
-            b"".to_vec(),
-            b"plain".to_vec(),
-            "é日本🎉".as_bytes().to_vec(),
-            vec![0xFF],
-            vec![0x80],
-            vec![0xC3],
-            vec![0xE6, 0x97],
-            vec![0xF0, 0x9F, 0x8E],
-            vec![0xF0, 0x9F, 0x8E, b'a'],
-            vec![b'a', 0xE6, 0x97, b'b', 0xFF, 0xFE, b'c'],
-            vec![0xED, 0xA0, 0x80],
-            vec![0xC0, 0xAF],
-            vec![0xF4, 0x90, 0x80, 0x80],
-            vec![0xF5, 0x80],
-            vec![0xE0, 0x80, 0x80],
-            vec![b'x', 0xC3, 0xA9, 0xC3],
-        ];
-        // Every one- and two-byte input, and some three-byte ones around the lead bytes.
-        cases.extend((0..=255u8).map(|a| vec![a]));
-        cases.extend((0..=255u8).flat_map(|a| (0..=255u8).step_by(7).map(move |b| vec![a, b])));
-        cases.extend((0xC0..=0xFFu8).flat_map(|a| (0x70..=0xC4u8).map(move |b| vec![a, b, 0x80, b'z'])));
-        for bytes in cases {
-            assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
         }
     }
 

@@ -183,6 +183,10 @@ fn auto_detection_picks_the_format_of_every_stream_fixture() {
     }
 }
 
+/// Fixture directories recorded for formats the crate does not read yet; their suites come
+/// with their readers, which take them off this list.
+const NOT_READ_YET: [&str; 3] = ["bedrock", "gemini", "vertex"];
+
 #[test]
 fn every_fixture_directory_is_known_to_the_suites() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -194,8 +198,10 @@ fn every_fixture_directory_is_known_to_the_suites() {
         let has_streams =
             fs::read_dir(&path).unwrap().any(|e| e.unwrap().path().extension().is_some_and(|x| x == "sse"));
         let dir = path.file_name().unwrap().to_string_lossy().into_owned();
-        if has_streams {
-            assert!(common::format_of(&dir).is_some(), "{dir} holds streams but no suite runs them");
+        let run = common::format_of(&dir).is_some();
+        assert!(!(run && NOT_READ_YET.contains(&dir.as_str())), "{dir} is read now: take it off NOT_READ_YET");
+        if has_streams && !NOT_READ_YET.contains(&dir.as_str()) {
+            assert!(run, "{dir} holds streams but no suite runs them");
         }
     }
 }

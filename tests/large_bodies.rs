@@ -24,11 +24,7 @@ fn body_with(key: &str, item: impl Fn(usize) -> String, rest: &str) -> String {
     format!("{{\"{key}\": [{}]{rest}}}", items.join(","))
 }
 
-// The two chat tests are quadratic in the stream's `MessageBuilder`, which a body is replayed
-// into: its choice lookup and sort, and its tool-call lookup by id. Run them with `--ignored`;
-// they are meant to run by default once those are linear.
 #[test]
-#[ignore = "quadratic in MessageBuilder's choice lookup and sort"]
 fn a_chat_body_of_100_000_choices_in_descending_order_gives_them_in_index_order() {
     let body = body_with(
         "choices",
@@ -49,7 +45,6 @@ fn a_chat_body_of_100_000_choices_in_descending_order_gives_them_in_index_order(
 }
 
 #[test]
-#[ignore = "quadratic in MessageBuilder's tool-call lookup by id"]
 fn a_chat_message_of_100_000_tool_calls_gives_every_call_and_action() {
     let calls = body_with(
         "tool_calls",

@@ -367,13 +367,17 @@ fn check_openrouter_error(path: &str) {
     assert!(detail.retryable);
 }
 
+/// Fixture directories recorded for formats the crate does not read yet; their tests come with
+/// their readers, which take them off this list.
+const NOT_READ_YET: [&str; 3] = ["bedrock", "gemini", "vertex"];
+
 #[test]
 fn every_non_streamed_fixture_has_its_own_test() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut found = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap() {
         let dir = dir.unwrap().path();
-        if !dir.is_dir() {
+        if !dir.is_dir() || NOT_READ_YET.iter().any(|d| dir.ends_with(d)) {
             continue;
         }
         for file in std::fs::read_dir(&dir).unwrap() {

@@ -5,12 +5,19 @@
 //! everything else about the events and the final message is independent of how the bytes were
 //! split, because the builder only ever sees whole SSE events.
 
+use std::collections::BTreeMap;
+
 use super::think::{Part, ThinkSplitter};
-use super::tool_calls::{resolve, ToolCallState};
+use super::tool_calls::{ToolCallState, ToolCalls};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJson, StreamEvent, ToolCall, Usage};
-use crate::text::{concat, number};
 use crate::Limits;
+
+/// What one entry the builder or a decoder keeps (a choice, a block, a tool call, a citation,
+/// a stream item) counts against `maxMessageBytes` besides its strings: about what its
+/// bookkeeping takes in the wasm module (a choice takes twice that on a 64-bit target), so that
+/// a stream of empty entries is bounded too.
+pub(crate) const ENTRY_BYTES: usize = 128;
 
 #[derive(Debug, Default)]
 struct ChoiceState {
@@ -20,17 +27,29 @@ struct ChoiceState {
     blocks: Vec<Block>,
     /// The next text or reasoning starts a block of its own (Anthropic block boundaries).
     break_block: bool,
-    calls: Vec<ToolCallState>,
+    calls: ToolCalls,
     finish: Option<(FinishReason, String)>,
     refusal: String,
     splitter: ThinkSplitter,
+    /// Listed in `MessageBuilder::to_end`: it got something that ending it acts on (content
+    /// that may hold back text, a tool call, a refusal).
+    to_end: bool,
 }
 
 #[derive(Debug)]
 pub(crate) struct MessageBuilder {
     limits: Limits,
     pub(crate) events: Vec<StreamEvent>,
+    /// The choices in the order they first appeared.
     choices: Vec<ChoiceState>,
+    /// The position in `choices` of each choice index.
+    positions: BTreeMap<u32, usize>,
+    /// The position of the choice looked up last: nearly every lookup is for it again.
+    last: usize,
+    /// How many choices have no finish reason yet.
+    unfinished: usize,
+    /// Positions of the choices that ending every choice must visit (see `ChoiceState::to_end`).
+    to_end: Vec<usize>,
     started: bool,
     id: Option<String>,
     model: Option<String>,
@@ -39,7 +58,8 @@ pub(crate) struct MessageBuilder {
     error: Option<ErrorInfo>,
     done: bool,
     flushed: bool,
-    message_bytes: usize,
+    /// Bytes kept for the message so far, held to `maxMessageBytes` (see [`Limits`]).
+    kept: usize,
 }
 
 impl MessageBuilder {
@@ -48,6 +68,10 @@ impl MessageBuilder {
             limits,
             events: Vec::new(),
             choices: Vec::new(),
+            positions: BTreeMap::new(),
+            last: 0,
+            unfinished: 0,
+            to_end: Vec::new(),
             started: false,
             id: None,
             model: None,
@@ -56,7 +80,7 @@ impl MessageBuilder {
             error: None,
             done: false,
             flushed: false,
-            message_bytes: 0,
+            kept: 0,
         }
     }
 
@@ -64,19 +88,66 @@ impl MessageBuilder {
         &self.limits
     }
 
+    /// Counts `n` more bytes kept for the message; past `maxMessageBytes` nothing is counted and
+    /// the caller must not keep them.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn keep(&mut self, n: usize) -> Result<()> {
+        let kept = self.kept.saturating_add(n);
+        if kept > self.limits.max_message_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!("the message is larger than maxMessageBytes ({} bytes)", self.limits.max_message_bytes),
+            ));
+        }
+        self.kept = kept;
+        Ok(())
+    }
+
+    /// `n` bytes counted by [`Self::keep`] are no longer kept.
+    pub(crate) fn release(&mut self, n: usize) {
+        self.kept = self.kept.saturating_sub(n);
+    }
+
+    /// How many messages [`Self::build`] writes for `choices` choices: one, or with several
+    /// the first choice's on top and one per choice in `choices`.
+    fn messages(choices: usize) -> usize {
+        if choices > 1 {
+            choices + 1
+        } else {
+            1
+        }
+    }
+
+    fn messages_now(&self) -> usize {
+        Self::messages(self.choices.len())
+    }
+
+    /// The bytes every message repeats: id, model, provider, usage and error.
+    fn shared_bytes(&self) -> usize {
+        let strings = [&self.id, &self.model, &self.provider].into_iter().flatten().map(String::len).sum::<usize>();
+        let usage = self.usage.as_ref().map_or(0, |u| u.raw.get().len());
+        strings + usage + self.error.as_ref().map_or(0, error_bytes)
+    }
+
+    /// Counts `n` more bytes of what every message repeats, once per message.
+    fn keep_shared(&mut self, n: usize) -> Result<()> {
+        self.keep(n.saturating_mul(self.messages_now()))
+    }
+
     /// Records the message id, model and provider (first non-empty value wins) and emits the
     /// `start` event the first time it is called.
-    pub(crate) fn start(&mut self, id: Option<&str>, model: Option<&str>, provider: Option<&str>) {
-        fn keep(slot: &mut Option<String>, value: Option<&str>) {
-            if slot.is_none() {
-                if let Some(v) = value.filter(|v| !v.is_empty()) {
-                    *slot = Some(v.to_owned());
-                }
+    pub(crate) fn start(&mut self, id: Option<&str>, model: Option<&str>, provider: Option<&str>) -> Result<()> {
+        fn new_value<'v>(slot: &Option<String>, value: Option<&'v str>) -> Option<&'v str> {
+            value.filter(|v| slot.is_none() && !v.is_empty())
+        }
+        let (id, model, provider) =
+            (new_value(&self.id, id), new_value(&self.model, model), new_value(&self.provider, provider));
+        self.keep_shared([id, model, provider].iter().flatten().map(|v| v.len()).sum())?;
+        for (slot, value) in [(&mut self.id, id), (&mut self.model, model), (&mut self.provider, provider)] {
+            if let Some(value) = value {
+                *slot = Some(value.to_owned());
             }
         }
-        keep(&mut self.id, id);
-        keep(&mut self.model, model);
-        keep(&mut self.provider, provider);
         if !self.started {
             self.started = true;
             self.events.push(StreamEvent::Start {
@@ -85,30 +156,55 @@ impl MessageBuilder {
                 provider: self.provider.clone(),
             });
         }
-    }
-
-    #[cfg_attr(llw_speed, optimize(speed))]
-    fn choice(&mut self, index: u32) -> &mut ChoiceState {
-        let at = match self.choices.iter().position(|c| c.index == index) {
-            Some(at) => at,
-            None => {
-                self.choices.push(ChoiceState { index, ..ChoiceState::default() });
-                self.choices.len() - 1
-            }
-        };
-        &mut self.choices[at]
-    }
-
-    #[cfg_attr(llw_speed, optimize(speed))]
-    fn count_bytes(&mut self, n: usize) -> Result<()> {
-        self.message_bytes += n;
-        if self.message_bytes > self.limits.max_message_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                number("the message is larger than maxMessageBytes (", self.limits.max_message_bytes as u64, " bytes)"),
-            ));
-        }
         Ok(())
+    }
+
+    /// The position of choice `index`, when it has appeared.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn position(&mut self, index: u32) -> Option<usize> {
+        if self.choices.get(self.last).is_some_and(|c| c.index == index) {
+            return Some(self.last);
+        }
+        let at = *self.positions.get(&index)?;
+        self.last = at;
+        Some(at)
+    }
+
+    /// The position of choice `index`, which appears now if it had not.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn position_or_new(&mut self, index: u32) -> Result<usize> {
+        if let Some(at) = self.position(index) {
+            return Ok(at);
+        }
+        // Each choice's message repeats what the message shares, once there are several.
+        let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
+        self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
+        let at = self.choices.len();
+        self.choices.push(ChoiceState { index, ..ChoiceState::default() });
+        self.positions.insert(index, at);
+        self.unfinished += 1;
+        self.last = at;
+        Ok(at)
+    }
+
+    /// Choice `index`, which appears now if it had not.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn choice(&mut self, index: u32) -> Result<&mut ChoiceState> {
+        let at = self.position_or_new(index)?;
+        Ok(&mut self.choices[at])
+    }
+
+    /// Choice `index` when it has appeared.
+    fn existing(&mut self, index: u32) -> Option<&mut ChoiceState> {
+        let at = self.position(index)?;
+        Some(&mut self.choices[at])
+    }
+
+    /// Lists the choice at `at` for [`Self::end_all_choices`].
+    fn list_to_end(&mut self, at: usize) {
+        if !std::mem::replace(&mut self.choices[at].to_end, true) {
+            self.to_end.push(at);
+        }
     }
 
     /// Appends answer text.
@@ -126,9 +222,11 @@ impl MessageBuilder {
     /// Appends content that may carry inline thinking tags (OpenAI-compatible `content`).
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tagged_content(&mut self, choice: u32, s: &str) -> Result<()> {
-        let mut splitter = std::mem::take(&mut self.choice(choice).splitter);
+        let at = self.position_or_new(choice)?;
+        self.list_to_end(at);
+        let mut splitter = std::mem::take(&mut self.choices[at].splitter);
         let outcome = splitter.feed(s, &mut |part, piece| self.append(choice, part, piece));
-        self.choice(choice).splitter = splitter;
+        self.choices[at].splitter = splitter;
         outcome
     }
 
@@ -137,14 +235,16 @@ impl MessageBuilder {
         if s.is_empty() {
             return Ok(());
         }
-        self.count_bytes(s.len())?;
-        let state = self.choice(choice);
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
         let extend = !state.break_block
             && matches!(
                 (state.blocks.last(), part),
                 (Some(Block::Text { .. }), Part::Text)
                     | (Some(Block::Reasoning { redacted: None, .. }), Part::Reasoning)
             );
+        self.keep(s.len() + if extend { 0 } else { ENTRY_BYTES })?;
+        let state = &mut self.choices[at];
         state.break_block = false;
         match (extend, state.blocks.last_mut()) {
             (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
@@ -165,17 +265,24 @@ impl MessageBuilder {
     }
 
     /// The next text or reasoning of `choice` opens a new block (a provider block boundary).
+    /// A choice that has not appeared has no block to break from.
     pub(crate) fn break_block(&mut self, choice: u32) {
-        self.choice(choice).break_block = true;
+        if let Some(state) = self.existing(choice) {
+            state.break_block = true;
+        }
     }
 
     /// Adds to the signature of the current reasoning block (one is opened when there is none).
-    pub(crate) fn reasoning_signature(&mut self, choice: u32, signature: &str) {
+    pub(crate) fn reasoning_signature(&mut self, choice: u32, signature: &str) -> Result<()> {
         if signature.is_empty() {
-            return;
+            return Ok(());
         }
-        let state = self.choice(choice);
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
         // After a block boundary the signature belongs to a new (still empty) reasoning block.
+        let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Reasoning { redacted: None, .. }));
+        self.keep(signature.len() + if opens { ENTRY_BYTES } else { 0 })?;
+        let state = &mut self.choices[at];
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
             Some(Block::Reasoning { signature: Some(sig), redacted: None, .. }) => sig.push_str(signature),
@@ -187,32 +294,44 @@ impl MessageBuilder {
             }),
         }
         self.events.push(StreamEvent::ReasoningSignature { signature: signature.to_owned(), choice });
+        Ok(())
     }
 
     /// A redacted reasoning block: opaque data, no text.
-    pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) {
-        let state = self.choice(choice);
+    pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) -> Result<()> {
+        let at = self.position_or_new(choice)?;
+        self.keep(data.len() + ENTRY_BYTES)?;
+        let state = &mut self.choices[at];
         state.blocks.push(Block::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
         state.break_block = true;
         self.events.push(StreamEvent::ReasoningSignature { signature: data.to_owned(), choice });
+        Ok(())
     }
 
     /// A citation attached to the current text block.
-    pub(crate) fn citation(&mut self, choice: u32, citation: RawJson) {
-        let state = self.choice(choice);
+    pub(crate) fn citation(&mut self, choice: u32, citation: RawJson) -> Result<()> {
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
         // Anthropic sends a block's citations before its text: after a boundary they open the block.
+        let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Text { .. }));
+        self.keep(citation.get().len() + ENTRY_BYTES + if opens { ENTRY_BYTES } else { 0 })?;
+        let state = &mut self.choices[at];
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
             Some(Block::Text { citations, .. }) => citations.get_or_insert_with(Vec::new).push(citation),
             _ => state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]) }),
         }
+        Ok(())
     }
 
     /// A provider block with no normalised form (server tool use, search results): kept whole.
-    pub(crate) fn other_block(&mut self, choice: u32, provider_type: &str, data: RawJson) {
-        let state = self.choice(choice);
+    pub(crate) fn other_block(&mut self, choice: u32, provider_type: &str, data: RawJson) -> Result<()> {
+        let at = self.position_or_new(choice)?;
+        self.keep(provider_type.len() + data.get().len() + ENTRY_BYTES)?;
+        let state = &mut self.choices[at];
         state.blocks.push(Block::Other { provider_type: provider_type.to_owned(), data });
         state.break_block = true;
+        Ok(())
     }
 
     /// Opens a tool call and returns its position in the message's tool calls.
@@ -223,24 +342,22 @@ impl MessageBuilder {
         name: &str,
         provider_index: Option<u64>,
         key: Option<&str>,
-    ) -> usize {
-        let state = self.choice(choice);
-        let at = state.calls.len();
-        state.calls.push(ToolCallState {
-            call: ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() },
-            provider_index,
-            key: key.map(str::to_owned),
-            ended: false,
-        });
+    ) -> Result<usize> {
+        let at = self.position_or_new(choice)?;
+        self.keep(ENTRY_BYTES + ToolCalls::bytes_of(id, key) + name.len())?;
+        self.list_to_end(at);
+        let state = &mut self.choices[at];
+        let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
+        let index = state.calls.push(call, provider_index, key);
         state.blocks.push(Block::ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
         state.break_block = true;
         self.events.push(StreamEvent::ToolCallStart {
-            index: at as u32,
+            index: index as u32,
             id: id.to_owned(),
             name: name.to_owned(),
             choice,
         });
-        at
+        Ok(index)
     }
 
     /// Finds a call by the provider's key or index (for formats that name their items).
@@ -251,13 +368,7 @@ impl MessageBuilder {
         key: Option<&str>,
         provider_index: Option<u64>,
     ) -> Option<usize> {
-        let calls = &self.choice(choice).calls;
-        if let Some(key) = key {
-            if let Some(at) = calls.iter().rposition(|c| c.key.as_deref() == Some(key)) {
-                return Some(at);
-            }
-        }
-        provider_index.and_then(|ix| calls.iter().rposition(|c| c.provider_index == Some(ix)))
+        self.existing(choice)?.calls.find(key, provider_index)
     }
 
     /// Appends argument text to call `at`.
@@ -267,14 +378,14 @@ impl MessageBuilder {
             return Ok(());
         }
         let max = self.limits.max_tool_argument_bytes;
-        let call = &mut self.choice(choice).calls[at].call;
-        if call.arguments.len() + delta.len() > max {
+        if self.call(choice, at)?.arguments.len() + delta.len() > max {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                number("tool call arguments are larger than maxToolArgumentBytes (", max as u64, " bytes)"),
+                format!("tool call arguments are larger than maxToolArgumentBytes ({max} bytes)"),
             ));
         }
-        call.arguments.push_str(delta);
+        self.keep(delta.len())?;
+        self.call(choice, at)?.arguments.push_str(delta);
         match self.events.last_mut() {
             Some(StreamEvent::ToolCallDelta { index, arguments_delta, choice: c })
                 if *index as usize == at && *c == choice =>
@@ -290,36 +401,42 @@ impl MessageBuilder {
         Ok(())
     }
 
+    /// Call `at` of `choice` (which it has: `at` came from opening or finding it).
+    fn call(&mut self, choice: u32, at: usize) -> Result<&mut ToolCall> {
+        Ok(&mut self.choice(choice)?.calls.calls[at].call)
+    }
+
     /// Sets the whole arguments of call `at` when the provider sends them only at the end
     /// (a `.done` event without deltas); the missing suffix is emitted as a delta.
     pub(crate) fn tool_arguments_done(&mut self, choice: u32, at: usize, arguments: &str) -> Result<()> {
-        let have = &self.choice(choice).calls[at].call.arguments;
-        if have.is_empty() {
+        if self.call(choice, at)?.arguments.is_empty() {
             return self.tool_arguments(choice, at, arguments);
         }
         Ok(())
     }
 
     /// Sets a call's name when it arrives after the call was opened.
-    pub(crate) fn tool_name(&mut self, choice: u32, at: usize, name: &str) {
-        let call = &mut self.choice(choice).calls[at].call;
-        if call.name.is_empty() {
-            call.name = name.to_owned();
+    pub(crate) fn tool_name(&mut self, choice: u32, at: usize, name: &str) -> Result<()> {
+        if self.call(choice, at)?.name.is_empty() {
+            self.keep(name.len())?;
+            self.call(choice, at)?.name = name.to_owned();
         }
+        Ok(())
     }
 
     /// Ends call `at` (once): emits `tool_call_end` with the complete arguments.
     pub(crate) fn end_tool_call(&mut self, choice: u32, at: usize) {
-        let call = &mut self.choice(choice).calls[at];
-        if call.ended {
+        let Some(state) = self.existing(choice) else { return };
+        let ToolCallState { call, ended } = &mut state.calls.calls[at];
+        if *ended {
             return;
         }
-        call.ended = true;
-        let ToolCall { id, name, arguments } = call.call.clone();
+        *ended = true;
+        let ToolCall { id, name, arguments } = call.clone();
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
-    /// An OpenAI-style tool-call delta: resolved by id, then index (see `tool_calls::resolve`).
+    /// An OpenAI-style tool-call delta: resolved by id, then index (see `ToolCalls::resolve`).
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn chat_tool_call(
         &mut self,
@@ -329,70 +446,102 @@ impl MessageBuilder {
         name: Option<&str>,
         arguments: Option<&str>,
     ) -> Result<()> {
-        let found = resolve(&self.choice(choice).calls, index, id);
+        let found = self.choice(choice)?.calls.resolve(index, id);
         let at = match found {
             Some(at) => {
                 if let Some(name) = name.filter(|n| !n.is_empty()) {
-                    self.tool_name(choice, at, name);
+                    self.tool_name(choice, at, name)?;
                 }
                 at
             }
-            None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None),
+            None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None)?,
         };
         self.tool_arguments(choice, at, arguments.unwrap_or(""))
     }
 
     /// Refusal text (OpenAI `delta.refusal`), reported as one error when the choice ends.
-    pub(crate) fn refusal(&mut self, choice: u32, s: &str) {
-        self.choice(choice).refusal.push_str(s);
+    pub(crate) fn refusal(&mut self, choice: u32, s: &str) -> Result<()> {
+        let at = self.position_or_new(choice)?;
+        self.keep(s.len())?;
+        self.list_to_end(at);
+        self.choices[at].refusal.push_str(s);
+        Ok(())
     }
 
     /// The choice finished: held text is released, open calls end, a refusal becomes the error.
     pub(crate) fn finish_reason(&mut self, choice: u32, reason: FinishReason, raw: &str) -> Result<()> {
-        self.end_choice(choice)?;
-        let state = self.choice(choice);
-        if state.finish.as_ref().is_some_and(|(_, r)| r == raw) {
-            return Ok(()); // restated (OpenRouter repeats it)
+        let at = self.position_or_new(choice)?;
+        self.end_choice(at)?;
+        let before = match &self.choices[at].finish {
+            Some((_, r)) if r == raw => return Ok(()), // restated (OpenRouter repeats it)
+            Some((_, r)) => r.len(),
+            None => 0,
+        };
+        self.keep(raw.len())?;
+        self.release(before);
+        let state = &mut self.choices[at];
+        if state.finish.replace((reason, raw.to_owned())).is_none() {
+            self.unfinished -= 1;
         }
-        state.finish = Some((reason, raw.to_owned()));
         self.events.push(StreamEvent::Finish { reason, raw_reason: Some(raw.to_owned()), choice });
         Ok(())
     }
 
-    fn end_choice(&mut self, choice: u32) -> Result<()> {
-        let (part, held) = self.choice(choice).splitter.flush();
+    /// Ends the choice at `at`: held text is released, open calls end, a refusal becomes the
+    /// error. Costs what it ends, so repeating it is cheap.
+    fn end_choice(&mut self, at: usize) -> Result<()> {
+        let choice = self.choices[at].index;
+        let (part, held) = self.choices[at].splitter.flush();
         self.append(choice, part, &held)?;
-        for at in 0..self.choice(choice).calls.len() {
-            self.end_tool_call(choice, at);
+        for call in self.choices[at].calls.take_open() {
+            self.end_tool_call(choice, call);
         }
-        let refusal = std::mem::take(&mut self.choice(choice).refusal);
+        let refusal = std::mem::take(&mut self.choices[at].refusal);
+        self.release(refusal.len());
         if !refusal.is_empty() {
             self.error(ErrorInfo {
-                message: concat(&["Model refused: ", &refusal]),
+                message: format!("Model refused: {refusal}"),
                 code: Some(ErrorCode::ModelRefused.as_str().to_owned()),
                 outcome: Outcome::Determinate,
                 retryable: Some(false),
-            });
+            })?;
         }
         Ok(())
     }
 
     /// True when every choice seen so far has a finish reason.
     pub(crate) fn all_choices_finished(&self) -> bool {
-        !self.choices.is_empty() && self.choices.iter().all(|c| c.finish.is_some())
+        !self.choices.is_empty() && self.unfinished == 0
     }
 
-    pub(crate) fn set_usage(&mut self, usage: Usage) {
+    /// The usage so far; each report replaces the one before.
+    pub(crate) fn set_usage(&mut self, usage: Usage) -> Result<()> {
         if self.usage.as_ref() == Some(&usage) {
-            return; // cumulative usage restated on every chunk
+            return Ok(()); // cumulative usage restated on every chunk
         }
+        let before = self.usage.as_ref().map_or(0, |u| u.raw.get().len());
+        self.keep_shared(usage.raw.get().len())?;
+        self.release(before * self.messages_now());
         self.usage = Some(usage.clone());
         self.events.push(StreamEvent::Usage { usage });
+        Ok(())
     }
 
     /// An error inside the stream: emitted, and the first one is kept on the message.
-    pub(crate) fn error(&mut self, info: ErrorInfo) {
+    pub(crate) fn error(&mut self, info: ErrorInfo) -> Result<()> {
         if self.error.is_none() {
+            self.keep_shared(error_bytes(&info))?;
+            self.error = Some(info.clone());
+        }
+        self.events.push(StreamEvent::Error { error: info });
+        Ok(())
+    }
+
+    /// The error that ends the input (a limit, a failed transport): kept as [`Self::error`]
+    /// keeps one, however little room is left, as it is short and nothing follows it.
+    pub(crate) fn fatal_error(&mut self, info: ErrorInfo) {
+        if self.error.is_none() {
+            self.kept = self.kept.saturating_add(error_bytes(&info).saturating_mul(self.messages_now()));
             self.error = Some(info.clone());
         }
         self.events.push(StreamEvent::Error { error: info });
@@ -412,11 +561,17 @@ impl MessageBuilder {
         self.end_all_choices()
     }
 
-    /// Every choice ends (held text released, open calls ended); safe to repeat.
+    /// Every choice ends (held text released, open calls ended), in the order the choices
+    /// appeared; only those with something to end are visited, so repeating it is cheap.
     pub(crate) fn end_all_choices(&mut self) -> Result<()> {
-        // Ending a choice adds none: the list is walked by position.
-        for at in 0..self.choices.len() {
-            self.end_choice(self.choices[at].index)?;
+        let mut listed = std::mem::take(&mut self.to_end);
+        listed.sort_unstable();
+        for (i, &at) in listed.iter().enumerate() {
+            if let Err(err) = self.end_choice(at) {
+                self.to_end.extend_from_slice(&listed[i..]);
+                return Err(err);
+            }
+            self.choices[at].to_end = false;
         }
         Ok(())
     }
@@ -429,7 +584,7 @@ impl MessageBuilder {
         if choices.is_empty() {
             choices.push(ChoiceState::default());
         }
-        crate::providers::sort_by_index(&mut choices, |c| u64::from(c.index));
+        choices.sort_by_key(|c| c.index);
         let several = choices.len() > 1;
         let mut first = self.choice_message(&mut choices[0], &error, complete, !several);
         if several {
@@ -448,8 +603,12 @@ impl MessageBuilder {
         complete: bool,
         last: bool,
     ) -> FinalMessage {
-        let tool_calls: Vec<ToolCall> =
-            choice.calls.iter_mut().map(|c| if last { std::mem::take(&mut c.call) } else { c.call.clone() }).collect();
+        let tool_calls: Vec<ToolCall> = choice
+            .calls
+            .calls
+            .iter_mut()
+            .map(|c| if last { std::mem::take(&mut c.call) } else { c.call.clone() })
+            .collect();
         let mut content = if last { std::mem::take(&mut choice.blocks) } else { choice.blocks.clone() };
         let mut calls = tool_calls.iter();
         let (mut text, mut reasoning) = (String::new(), String::new());
@@ -496,6 +655,11 @@ impl MessageBuilder {
     }
 }
 
+/// What keeping an error takes: its message and code.
+fn error_bytes(error: &ErrorInfo) -> usize {
+    error.message.len() + error.code.as_ref().map_or(0, String::len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,12 +671,12 @@ mod tests {
         let mut b = MessageBuilder::new(Limits::default(), None);
         b.text(0, "hello, ").unwrap();
         b.text(0, "world").unwrap();
-        let call = b.begin_tool_call(0, "call_1", "lookup", Some(0), None);
+        let call = b.begin_tool_call(0, "call_1", "lookup", Some(0), None).unwrap();
         b.tool_arguments(0, call, "{\"q\":").unwrap();
         b.tool_arguments(0, call, "1}").unwrap();
         let state = &b.choices[0];
         let Some(Block::Text { text, .. }) = state.blocks.first() else { panic!("a text block") };
-        let (text_at, arguments_at) = (text.as_ptr(), state.calls[0].call.arguments.as_ptr());
+        let (text_at, arguments_at) = (text.as_ptr(), state.calls.calls[0].call.arguments.as_ptr());
         let message = b.build();
         let Some(Block::Text { text, .. }) = message.content.first() else { panic!("a text block") };
         assert_eq!((text.as_str(), text.as_ptr()), ("hello, world", text_at));

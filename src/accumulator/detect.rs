@@ -2,7 +2,7 @@
 //! one and by the shape of its data otherwise.
 
 use super::Format;
-use crate::json::{key_index, read_document, Kind};
+use crate::json::{read_document, Kind};
 use crate::sse::SseEvent;
 
 /// What detection looks at in a first event's data, read with [`crate::json`]: its `type`
@@ -15,8 +15,11 @@ use crate::sse::SseEvent;
 #[derive(Default)]
 struct Shape<'a> {
     kind: Option<std::borrow::Cow<'a, str>>,
-    /// Whether `choices`, `error`, `message` and `sequence_number` are present.
-    present: [bool; 4],
+    /// Whether each of these members is present and not null.
+    choices: bool,
+    error: bool,
+    message: bool,
+    sequence_number: bool,
 }
 
 impl<'a> Shape<'a> {
@@ -25,11 +28,15 @@ impl<'a> Shape<'a> {
         let mut shape = Shape::default();
         let is_object = read_document(data, |r| {
             r.object(|r, key| {
-                match key_index(key, "type choices error message sequence_number") {
-                    0 => shape.kind = r.string()?,
-                    i @ 1..=4 => shape.present[i - 1] = r.peek()? != Kind::Null,
-                    _ => {}
-                }
+                let present = match key {
+                    b"type" => return r.string().map(|kind| shape.kind = kind),
+                    b"choices" => &mut shape.choices,
+                    b"error" => &mut shape.error,
+                    b"message" => &mut shape.message,
+                    b"sequence_number" => &mut shape.sequence_number,
+                    _ => return Ok(()),
+                };
+                *present = r.peek()? != Kind::Null;
                 Ok(())
             })
         });
@@ -38,14 +45,16 @@ impl<'a> Shape<'a> {
 }
 
 fn by_type(kind: &str) -> Option<Format> {
-    const ANTHROPIC: &str = "message_start message_delta message_stop content_block_start content_block_delta \
-        content_block_stop ping";
-    if key_index(kind.as_bytes(), ANTHROPIC) != usize::MAX {
-        Some(Format::Anthropic)
-    } else if kind.starts_with("response.") {
-        Some(Format::OpenAiResponses)
-    } else {
-        None
+    match kind {
+        "message_start"
+        | "message_delta"
+        | "message_stop"
+        | "content_block_start"
+        | "content_block_delta"
+        | "content_block_stop"
+        | "ping" => Some(Format::Anthropic),
+        _ if kind.starts_with("response.") => Some(Format::OpenAiResponses),
+        _ => None,
     }
 }
 
@@ -58,11 +67,11 @@ pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
     };
-    let [choices, error, message, sequence_number] = shape.present;
+    let Shape { kind, choices, error, message, sequence_number } = shape;
     if choices {
         return Format::OpenAiChat;
     }
-    match shape.kind.as_deref() {
+    match kind.as_deref() {
         Some(kind) => match by_type(kind) {
             Some(format) => format,
             // Responses events are numbered; Anthropic nests its error object with no number.

@@ -6,7 +6,7 @@ mod detect;
 mod think;
 mod tool_calls;
 
-pub(crate) use builder::MessageBuilder;
+pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
@@ -161,7 +161,7 @@ impl Accumulator {
     pub fn abort(&mut self, message: &str) -> &[StreamEvent] {
         self.builder.events.clear();
         if !self.flushed {
-            self.builder.error(ErrorInfo {
+            self.builder.fatal_error(ErrorInfo {
                 message: message.to_owned(),
                 code: Some(ErrorCode::TransportError.as_str().to_owned()),
                 outcome: Outcome::Indeterminate,
@@ -191,7 +191,7 @@ impl Accumulator {
     /// A fatal error is recorded once as an `error` event and refuses all later input.
     fn settle(&mut self, outcome: Result<()>) {
         if let Err(err) = outcome {
-            self.builder.error(ErrorInfo {
+            self.builder.fatal_error(ErrorInfo {
                 message: err.message.clone(),
                 code: Some(err.code.as_str().to_owned()),
                 outcome: Outcome::Indeterminate,
@@ -221,8 +221,7 @@ fn on_event(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
         },
         None => err,
     };
-    builder.error(invalid_chunk(&err));
-    Ok(())
+    builder.error(invalid_chunk(&err))
 }
 
 fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<Handled> {

@@ -1,32 +1,83 @@
 //! The tool-call tracker shared by every format: calls keyed by id, then by index.
 
+use std::collections::BTreeMap;
+
 use crate::model::ToolCall;
 
 /// One tool call being assembled.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallState {
     pub call: ToolCall,
-    /// The provider's own index, when it sends one (OpenAI Chat `index`, Anthropic block index,
-    /// Responses `output_index`).
-    pub provider_index: Option<u64>,
-    /// The provider's item key, when it has one (Responses `item_id`).
-    pub key: Option<String>,
     pub ended: bool,
 }
 
-/// Which existing call an OpenAI-style tool-call delta continues, or `None` for a new call.
-///
-/// A non-empty id names its call: a known id continues it, a new id is a new call even at an
-/// index already used (servers that send `index: 0` for every parallel call). Without an id
-/// (`id: ""` on continuations, or no id at all) the delta continues the latest call at its
-/// index, or, when the server omits `index` too, the latest call.
-pub(crate) fn resolve(calls: &[ToolCallState], index: Option<u64>, id: Option<&str>) -> Option<usize> {
-    match id.filter(|id| !id.is_empty()) {
-        Some(id) => calls.iter().rposition(|c| c.call.id == id),
-        None => match index {
-            Some(index) => calls.iter().rposition(|c| c.provider_index == Some(index)),
-            None => calls.len().checked_sub(1),
-        },
+/// The tool calls of one choice in order, with the names the provider gives them indexed, so
+/// that finding a call costs the same however many came before.
+#[derive(Debug, Default)]
+pub(crate) struct ToolCalls {
+    pub calls: Vec<ToolCallState>,
+    /// The latest call with each non-empty id.
+    by_id: BTreeMap<String, usize>,
+    /// The latest call at each provider index (OpenAI Chat `index`, Anthropic block index,
+    /// Responses `output_index`).
+    by_index: BTreeMap<u64, usize>,
+    /// The latest call with each item key (Responses `item_id`).
+    by_key: BTreeMap<String, usize>,
+    /// Calls that may not have ended, in order.
+    open: Vec<usize>,
+}
+
+impl ToolCalls {
+    /// What keeping a call with this id and key costs besides its name and arguments: the id
+    /// and the key are held twice (in the call and in the index).
+    pub(crate) fn bytes_of(id: &str, key: Option<&str>) -> usize {
+        2 * id.len() + key.map_or(0, str::len)
+    }
+
+    /// Adds a call under its id, provider index and key; returns its position.
+    pub(crate) fn push(&mut self, call: ToolCall, provider_index: Option<u64>, key: Option<&str>) -> usize {
+        let at = self.calls.len();
+        if !call.id.is_empty() {
+            self.by_id.insert(call.id.clone(), at);
+        }
+        if let Some(index) = provider_index {
+            self.by_index.insert(index, at);
+        }
+        if let Some(key) = key {
+            self.by_key.insert(key.to_owned(), at);
+        }
+        self.calls.push(ToolCallState { call, ended: false });
+        self.open.push(at);
+        at
+    }
+
+    /// Which existing call an OpenAI-style tool-call delta continues, or `None` for a new call.
+    ///
+    /// A non-empty id names its call: a known id continues it, a new id is a new call even at an
+    /// index already used (servers that send `index: 0` for every parallel call). Without an id
+    /// (`id: ""` on continuations, or no id at all) the delta continues the latest call at its
+    /// index, or, when the server omits `index` too, the latest call.
+    pub(crate) fn resolve(&self, index: Option<u64>, id: Option<&str>) -> Option<usize> {
+        match id.filter(|id| !id.is_empty()) {
+            Some(id) => self.by_id.get(id).copied(),
+            None => match index {
+                Some(index) => self.by_index.get(&index).copied(),
+                None => self.calls.len().checked_sub(1),
+            },
+        }
+    }
+
+    /// The latest call with the item key `key`, else the latest at the provider index (for
+    /// formats that name their items).
+    pub(crate) fn find(&self, key: Option<&str>, provider_index: Option<u64>) -> Option<usize> {
+        key.and_then(|key| self.by_key.get(key))
+            .or_else(|| provider_index.and_then(|index| self.by_index.get(&index)))
+            .copied()
+    }
+
+    /// The calls that may still be open, in order; each is listed once.
+    pub(crate) fn take_open(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.open)
     }
 }
 
@@ -34,43 +85,58 @@ pub(crate) fn resolve(calls: &[ToolCallState], index: Option<u64>, id: Option<&s
 mod tests {
     use super::*;
 
-    fn call(id: &str, index: Option<u64>) -> ToolCallState {
-        ToolCallState {
-            call: ToolCall { id: id.into(), name: String::new(), arguments: String::new() },
-            provider_index: index,
-            key: None,
-            ended: false,
+    fn calls(list: &[(&str, Option<u64>)]) -> ToolCalls {
+        let mut calls = ToolCalls::default();
+        for (id, index) in list {
+            calls.push(ToolCall { id: (*id).into(), ..ToolCall::default() }, *index, None);
         }
+        calls
     }
 
     #[test]
     fn a_known_id_continues_its_call() {
-        let calls = [call("a", Some(0)), call("b", Some(1))];
-        assert_eq!(resolve(&calls, Some(1), Some("a")), Some(0));
+        let calls = calls(&[("a", Some(0)), ("b", Some(1))]);
+        assert_eq!(calls.resolve(Some(1), Some("a")), Some(0));
     }
 
     #[test]
     fn a_new_id_at_a_used_index_is_a_new_call() {
-        let calls = [call("a", Some(0))];
-        assert_eq!(resolve(&calls, Some(0), Some("b")), None);
+        let calls = calls(&[("a", Some(0))]);
+        assert_eq!(calls.resolve(Some(0), Some("b")), None);
     }
 
     #[test]
     fn an_empty_id_continues_the_latest_call_at_its_index() {
-        let calls = [call("a", Some(0)), call("b", Some(0)), call("c", Some(1))];
-        assert_eq!(resolve(&calls, Some(0), Some("")), Some(1));
+        let calls = calls(&[("a", Some(0)), ("b", Some(0)), ("c", Some(1))]);
+        assert_eq!(calls.resolve(Some(0), Some("")), Some(1));
+    }
+
+    #[test]
+    fn a_repeated_id_names_its_latest_call() {
+        let calls = calls(&[("a", Some(0)), ("b", Some(1)), ("a", Some(2))]);
+        assert_eq!(calls.resolve(None, Some("a")), Some(2));
     }
 
     #[test]
     fn no_id_and_no_index_continues_the_latest_call() {
-        let calls = [call("a", None), call("b", None)];
-        assert_eq!(resolve(&calls, None, None), Some(1));
-        assert_eq!(resolve(&[], None, None), None);
+        let calls = calls(&[("a", None), ("b", None)]);
+        assert_eq!(calls.resolve(None, None), Some(1));
+        assert_eq!(ToolCalls::default().resolve(None, None), None);
     }
 
     #[test]
     fn an_unknown_index_without_id_is_a_new_call() {
-        let calls = [call("a", Some(0))];
-        assert_eq!(resolve(&calls, Some(1), None), None);
+        let calls = calls(&[("a", Some(0))]);
+        assert_eq!(calls.resolve(Some(1), None), None);
+    }
+
+    #[test]
+    fn an_item_key_wins_over_the_provider_index() {
+        let mut calls = ToolCalls::default();
+        calls.push(ToolCall::default(), Some(0), Some("fc_1"));
+        calls.push(ToolCall::default(), Some(1), Some("fc_2"));
+        assert_eq!(calls.find(Some("fc_1"), Some(1)), Some(0));
+        assert_eq!(calls.find(Some("fc_9"), Some(1)), Some(1));
+        assert_eq!(calls.find(None, Some(2)), None);
     }
 }

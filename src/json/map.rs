@@ -7,7 +7,6 @@
 //! ([`Map::from_members`], sorted once), not by sorted inserts, so a large unordered object
 //! costs `n log n`, not `n²`.
 
-use std::cmp::Ordering;
 use std::fmt;
 
 use super::tree::Value;
@@ -126,16 +125,6 @@ impl Map {
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.members.iter_mut().map(|(_, value)| value)
     }
-}
-
-/// Sorts `items` stably, `in_order(a, b)` saying whether `a` may stay before `b`: the standard
-/// library's stable sort.
-pub(crate) fn merge_sort<T>(items: &mut [T], in_order: impl Fn(&T, &T) -> bool) {
-    items.sort_by(|a, b| match (in_order(a, b), in_order(b, a)) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Less,
-        (false, _) => Ordering::Greater,
-    });
 }
 
 /// What [`Map::iter`] returns: `(&key, &value)` in key order.

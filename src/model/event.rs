@@ -39,7 +39,8 @@ pub struct ErrorInfo {
     pub retryable: Option<bool>,
 }
 
-/// One normalised stream event (DESIGN.md §4). `choice` is omitted for the first choice.
+/// One normalised stream event (docs/design.md, "Streaming"). `choice` is omitted for the
+/// first choice.
 /// `index` on tool-call events is the call's position in the message's `toolCalls`, not the
 /// provider's own index (which some providers omit or reuse).
 #[derive(Debug, Clone, PartialEq, Serialize)]

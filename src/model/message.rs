@@ -41,7 +41,7 @@ pub enum Block {
     },
 }
 
-/// The consolidated assistant message (DESIGN.md §4).
+/// The consolidated assistant message (docs/design.md, "Streaming").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FinalMessage {

@@ -110,7 +110,7 @@ impl<'a> ErrorBody<'a> {
 /// Whether an error type or code names a transient condition (overload, rate limit, server).
 pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
     let Some(value) = kind_or_code else { return false };
-    if let Some(status) = crate::text::parse_uint(value.as_bytes(), 10, u16::MAX.into()) {
+    if let Ok(status) = value.parse::<u16>() {
         return status == 408 || status == 409 || status == 429 || status >= 500;
     }
     matches!(
@@ -141,7 +141,7 @@ pub(crate) enum Handled {
 /// A chunk that is not JSON: reported, and the stream goes on.
 pub(crate) fn invalid_chunk(err: &str) -> ErrorInfo {
     ErrorInfo {
-        message: crate::text::concat(&["a stream event is not valid JSON: ", err]),
+        message: format!("a stream event is not valid JSON: {err}"),
         code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
         outcome: Outcome::Indeterminate,
         retryable: Some(false),
@@ -158,8 +158,8 @@ pub(crate) fn repair_lone_surrogates(data: &[u8]) -> Option<Vec<u8>> {
         if data[at] != b'\\' || data[at + 1] != b'u' {
             return None;
         }
-        let value = crate::text::parse_uint(hex, 16, u16::MAX.into())?;
-        (0xD800..=0xDFFF).contains(&value).then_some(value as u16)
+        let value = u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+        (0xD800..=0xDFFF).contains(&value).then_some(value)
     }
     let mut out: Option<Vec<u8>> = None;
     let mut at = 0;
@@ -189,54 +189,9 @@ pub(crate) fn repair_lone_surrogates(data: &[u8]) -> Option<Vec<u8>> {
     Some(buf)
 }
 
-/// Sorts `items` by `index`, stably, by insertion: a stream's choices nearly always arrive in
-/// order already, where this is one pass; the standard library's
-/// stable sort would add about 3 KB of code per element type.
-pub(crate) fn sort_by_index<T>(items: &mut [T], index: impl Fn(&T) -> u64) {
-    for i in 1..items.len() {
-        let mut j = i;
-        while j > 0 && index(&items[j - 1]) > index(&items[j]) {
-            items.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{repair_lone_surrogates, sort_by_index};
-
-    /// Both sorts against the standard library's stable sort: the same order, ties in input
-    /// order, on sorted, reversed, shuffled and all-equal lists of every length up to 40.
-    #[test]
-    fn sort_by_index_and_merge_sort_are_the_stable_sort() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for len in 0..40u64 {
-            let lists: [Vec<u64>; 4] = [
-                (0..len).collect(),
-                (0..len).rev().collect(),
-                (0..len).map(|_| next() % 7).collect(),
-                vec![3; len as usize],
-            ];
-            for keys in lists {
-                // (key, position in the input): the position shows whether ties kept their order.
-                let mut ours: Vec<(u64, usize)> = keys.iter().copied().zip(0..).collect();
-                let mut std = ours.clone();
-                let mut merged = ours.clone();
-                sort_by_index(&mut ours, |item| item.0);
-                crate::json::map::merge_sort(&mut merged, |a, b| a.0 <= b.0);
-                std.sort_by_key(|item| item.0);
-                assert_eq!(ours, std, "{keys:?}");
-                assert_eq!(merged, std, "{keys:?}");
-            }
-        }
-    }
+    use super::repair_lone_surrogates;
 
     #[test]
     fn lone_surrogate_escapes_become_replacement_characters_and_pairs_stay() {

@@ -28,11 +28,23 @@ pub(crate) struct Span {
 }
 
 /// A text field read as [`Scalar::read`] reads it, with its token's span when it was a string.
-pub(crate) fn read_marked<'a>(r: &mut Reader<'a>) -> JsonResult<(Scalar<'a>, Option<Span>)> {
-    let is_string = r.peek()? == Kind::String;
-    let open = r.pos();
-    let value = Scalar::read(r)?;
-    Ok((value, is_string.then(|| Span { open, close: r.pos() })))
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Marked<'a> {
+    pub(crate) text: Scalar<'a>,
+    pub(crate) span: Option<Span>,
+}
+
+impl<'a> Marked<'a> {
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Self> {
+        let is_string = r.peek()? == Kind::String;
+        let open = r.pos();
+        let text = Scalar::read(r)?;
+        Ok(Marked { text, span: is_string.then(|| Span { open, close: r.pos() }) })
+    }
+
+    pub(crate) fn as_deref(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
 }
 
 /// The template: the last event kept, as [`Shape`], and its action.
@@ -43,12 +55,17 @@ pub(crate) struct Template<A> {
 }
 
 /// The bytes of the event, and its string tokens that may differ, in order: `true` for the text,
-/// `false` for a value the decoder skips. Not generic, so one copy serves every decoder.
+/// `false` for a value the decoder skips.
 #[derive(Debug, Default)]
 struct Shape {
     bytes: Vec<u8>,
     strings: Vec<(Span, bool)>,
 }
+
+/// An event longer than this is not kept: filling the template saves reading the bytes around
+/// the text, the same for a long event as for a short one, and a long one would be copied (and
+/// held) for it.
+const MAX_TEMPLATE: usize = 16 * 1024;
 
 impl<A> Default for Template<A> {
     fn default() -> Self {
@@ -67,8 +84,11 @@ impl<A: Copy> Template<A> {
 
     /// Keeps `data`, read whole and valid, as the template when its whole effect is `action`
     /// with the string at `span`, the strings at `skipped` (in document order) being values the
-    /// decoder skipped; any other event leaves the template as it is.
+    /// decoder skipped, and it is not long; any other event leaves the template as it is.
     pub(crate) fn offer(&mut self, data: &[u8], found: Option<(A, Span)>, skipped: &[Span]) {
+        if data.len() > MAX_TEMPLATE {
+            return;
+        }
         if let Some((action, span)) = found {
             self.shape.keep(data, span, skipped);
             self.action = Some(action);
@@ -77,7 +97,6 @@ impl<A: Copy> Template<A> {
 }
 
 impl Shape {
-    #[inline(never)]
     #[cfg_attr(llw_speed, optimize(speed))]
     fn fill<'a>(&self, data: &'a [u8]) -> Option<Cow<'a, str>> {
         let (mut at, mut from, mut text) = (0, 0, None);
@@ -254,7 +273,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_marked, same_bytes, skip_marked, Template};
+    use super::{same_bytes, skip_marked, Marked, Template};
     use crate::json::read_document;
 
     /// Words, pairs of words and the tail: any one byte changed anywhere, at every length up to
@@ -282,7 +301,7 @@ mod tests {
                 if key == b"a" {
                     r.array(|r| {
                         r.object(|r, _| {
-                            span = read_marked(r)?.1;
+                            span = Marked::read(r)?.span;
                             Ok(())
                         })?;
                         Ok(())
@@ -329,7 +348,7 @@ mod tests {
             let mut found = (None, None);
             r.object(|r, key| {
                 match key {
-                    b"a" => found.0 = read_marked(r)?.1,
+                    b"a" => found.0 = Marked::read(r)?.span,
                     b"o" => found.1 = skip_marked(r)?,
                     _ => {}
                 }
@@ -356,7 +375,7 @@ mod tests {
 
     #[test]
     fn a_value_that_is_not_a_string_marks_nothing_and_an_empty_template_fills_nothing() {
-        assert_eq!(read_document(b"12", |r| Ok(read_marked(r)?.1)).unwrap(), None);
+        assert_eq!(read_document(b"12", |r| Ok(Marked::read(r)?.span)).unwrap(), None);
         assert!(Template::<u8>::default().fill(b"\"\"").is_none());
     }
 }

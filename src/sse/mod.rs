@@ -10,7 +10,6 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::text::number;
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -106,10 +105,24 @@ impl SseDecoder {
                 self.check_line(self.partial.len() + line.len())?;
                 let mut joined = std::mem::take(&mut self.partial);
                 joined.extend_from_slice(line);
-                let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
-                joined.clear();
-                self.partial = joined;
-                outcome?;
+                self.partial = match self.state.first_data(&joined) {
+                    // A large event arrives in pieces as one long data line: it becomes the
+                    // event's data in place instead of being copied there, without the room
+                    // the line grew for, as the event is read while the message copies it.
+                    Some(value) => {
+                        joined.drain(..joined.len() - value.len());
+                        if joined.capacity() > 64 * 1024 {
+                            joined.shrink_to_fit();
+                        }
+                        self.state.has_data = true;
+                        std::mem::replace(&mut self.state.data, joined)
+                    }
+                    None => {
+                        let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
+                        outcome?;
+                        emptied(joined)
+                    }
+                };
             }
             chunk = after_line_end(rest, &mut self.after_cr);
         }
@@ -166,13 +179,13 @@ impl SseDecoder {
         if line_len > self.max_event_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                number("an SSE line is longer than maxEventBytes (", self.max_event_bytes as u64, " bytes)"),
+                format!("an SSE line is longer than maxEventBytes ({} bytes)", self.max_event_bytes),
             ));
         }
         if line_len + self.state.data.len() > self.max_buffered_bytes {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
-                number("more than maxBufferedBytes (", self.max_buffered_bytes as u64, " bytes) of unterminated input"),
+                format!("more than maxBufferedBytes ({} bytes) of unterminated input", self.max_buffered_bytes),
             ));
         }
         Ok(())
@@ -204,7 +217,7 @@ impl EventState {
                 if self.data.len() + value.len() + 1 > max_event_bytes {
                     return Err(Error::new(
                         ErrorCode::LimitExceeded,
-                        number("an SSE event is larger than maxEventBytes (", max_event_bytes as u64, " bytes)"),
+                        format!("an SSE event is larger than maxEventBytes ({max_event_bytes} bytes)"),
                     ));
                 }
                 if self.has_data {
@@ -215,10 +228,7 @@ impl EventState {
             }
             b"event" => {
                 self.event.clear();
-                match std::str::from_utf8(value) {
-                    Ok(name) => self.event.push_str(name),
-                    Err(_) => self.event.push_str(&crate::text::lossy(value)),
-                }
+                self.event.push_str(&String::from_utf8_lossy(value));
             }
             // An id with a NUL is ignored, as is a retry that is not all digits.
             b"id" if !value.contains(&0) => {
@@ -226,7 +236,7 @@ impl EventState {
                 self.id.extend_from_slice(value);
             }
             b"retry" if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
-                self.retry = crate::text::parse_uint(value, 10, u64::MAX);
+                self.retry = std::str::from_utf8(value).ok().and_then(|digits| digits.parse().ok());
             }
             _ => {} // unknown fields are ignored
         }
@@ -273,18 +283,27 @@ impl EventState {
     where
         F: FnMut(SseEvent<'_>) -> Result<()>,
     {
-        // The buffer is lent to `dispatch_data` and put back, emptied, with its capacity.
-        let mut data = std::mem::take(&mut self.data);
+        // The buffer is lent to `dispatch_data` and put back, emptied.
+        let data = std::mem::take(&mut self.data);
         let outcome = if std::mem::take(&mut self.has_data) {
             self.dispatch_data(&data, on_event)
         } else {
             self.event.clear();
             Ok(())
         };
-        data.clear();
-        self.data = data;
+        self.data = emptied(data);
         outcome
     }
+}
+
+/// A buffer of the decoder emptied for its next use. One grown past 64 KiB by one large event
+/// is let go rather than kept, empty, for the small events after it.
+fn emptied(mut buffer: Vec<u8>) -> Vec<u8> {
+    if buffer.capacity() > 64 * 1024 {
+        return Vec::new();
+    }
+    buffer.clear();
+    buffer
 }
 
 /// The rest of a chunk after the line end at the start of `rest` (`\n`, `\r\n` or `\r`); a

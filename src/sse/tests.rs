@@ -188,3 +188,22 @@ fn a_single_data_line_meets_max_event_bytes_at_the_same_length_in_every_chunking
         }
     }
 }
+
+#[test]
+fn a_large_event_sent_in_pieces_arrives_whole_and_its_buffer_is_let_go() {
+    let value = "0123456789".repeat(20_000);
+    let input = format!("event: big\ndata: {value}\ndata: tail\n\ndata: small\n\n");
+    let want = [("big", format!("{value}\ntail"), ""), ("message", "small".to_owned(), "")];
+    let want: Vec<(String, String, String)> =
+        want.iter().map(|(e, d, i)| (e.to_string(), d.clone(), i.to_string())).collect();
+    for size in [1000, 4096, 65_536] {
+        let pieces: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+        assert_eq!(run(&pieces), want, "pieces of {size} bytes");
+    }
+    let mut decoder = SseDecoder::new(&Limits::default());
+    for piece in input.as_bytes().chunks(1000) {
+        decoder.feed(piece, &mut |_| Ok(())).unwrap();
+    }
+    let held = decoder.partial.capacity() + decoder.state.data.capacity();
+    assert!(held <= 64 * 1024, "{held} bytes held after the large event");
+}

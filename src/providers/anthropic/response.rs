@@ -64,7 +64,7 @@ impl<'a> MessageBody<'a> {
             (None, Some("error")) => return Err(provider_error(&ErrorBody::default())),
             _ => {}
         }
-        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        b.start(self.id.as_deref(), self.model.as_deref(), None)?;
         // Each block is started as the stream starts it, then closed here: a tool call with its
         // whole `input`, a server block kept as the body has it (the stream reassembles it
         // from its deltas).
@@ -72,12 +72,12 @@ impl<'a> MessageBody<'a> {
         for (index, raw) in self.content.iter().enumerate() {
             let index = index as u64;
             let input = stream.block_start(index, raw, b)?;
-            match stream.close(index) {
+            match stream.close(index, b) {
                 Some(Open::Tool(at)) => {
                     b.tool_arguments(0, at, &input.map_or_else(|| "{}".to_owned(), minify))?;
                     b.end_tool_call(0, at);
                 }
-                Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw)),
+                Some(Open::ServerTool { .. }) => b.other_block(0, "server_tool_use", RawJson::from_valid(raw))?,
                 _ => {}
             }
         }
@@ -85,7 +85,7 @@ impl<'a> MessageBody<'a> {
             b.finish_reason(0, map_stop_reason(raw), raw)?;
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         Ok(())
     }

@@ -6,15 +6,16 @@
 //! (`server_tool_use`, `web_search_tool_result`, any block type this crate does not model) are
 //! kept whole as `other` blocks, a streamed `server_tool_use` with its assembled `input`.
 
+use std::collections::BTreeMap;
+
 use super::map_stop_reason;
 use super::response::ContentBlock;
 use super::usage::Counts;
-use crate::accumulator::MessageBuilder;
-use crate::error::Result;
-use crate::json::key_index;
+use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
+use crate::error::{Error, ErrorCode, Result};
 use crate::json::{self, read_document, read_object, JsonError, JsonResult, Reader};
 use crate::model::RawJson;
-use crate::providers::template::{read_marked, Span, Template};
+use crate::providers::template::{Marked, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -43,14 +44,14 @@ impl<'a> Event<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Event<'a>>> {
         read_object(r, |e: &mut Event<'a>, r, key| {
-            match key_index(key, "type index message content_block delta usage error") {
-                0 => e.kind = Scalar::read(r)?,
-                1 => e.index = r.index()?,
-                2 => e.message = MessageStart::read(r)?,
-                3 => e.content_block = r.raw_non_null()?,
-                4 => e.delta = Delta::read(r)?,
-                5 => e.usage = r.raw_non_null()?,
-                6 => e.error = ErrorBody::read(r)?,
+            match key {
+                b"type" => e.kind = Scalar::read(r)?,
+                b"index" => e.index = r.index()?,
+                b"message" => e.message = MessageStart::read(r)?,
+                b"content_block" => e.content_block = r.raw_non_null()?,
+                b"delta" => e.delta = Delta::read(r)?,
+                b"usage" => e.usage = r.raw_non_null()?,
+                b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -68,13 +69,12 @@ struct MessageStart<'a> {
 impl<'a> MessageStart<'a> {
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<MessageStart<'a>>> {
         read_object(r, |m: &mut MessageStart<'a>, r, key| {
-            let slot = match key_index(key, "id model usage") {
-                0 => &mut m.id,
-                1 => &mut m.model,
-                2 => return r.raw_non_null().map(|usage| m.usage = usage),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"id" => m.id = Scalar::read(r)?,
+                b"model" => m.model = Scalar::read(r)?,
+                b"usage" => m.usage = r.raw_non_null()?,
+                _ => {}
+            }
             Ok(())
         })
     }
@@ -84,40 +84,74 @@ impl<'a> MessageStart<'a> {
 #[derive(Default)]
 struct Delta<'a> {
     kind: Scalar<'a>,
-    text: Scalar<'a>,
-    thinking: Scalar<'a>,
+    text: Marked<'a>,
+    thinking: Marked<'a>,
+    partial_json: Marked<'a>,
     signature: Scalar<'a>,
-    partial_json: Scalar<'a>,
     citation: Option<&'a str>,
     stop_reason: Scalar<'a>,
-    /// The spans of `text`, `thinking` and `partial_json` when they were strings.
-    marks: [Option<Span>; 3],
 }
 
 impl<'a> Delta<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         read_object(r, |d: &mut Delta<'a>, r, key| {
-            // One read for each kind of value: the match only picks where it goes.
-            let slot = match key_index(key, "text thinking partial_json type signature stop_reason citation") {
-                i @ 0..=2 => {
-                    let text = match i {
-                        0 => &mut d.text,
-                        1 => &mut d.thinking,
-                        _ => &mut d.partial_json,
-                    };
-                    (*text, d.marks[i]) = read_marked(r)?;
-                    return Ok(());
-                }
-                3 => &mut d.kind,
-                4 => &mut d.signature,
-                5 => &mut d.stop_reason,
-                6 => return r.raw_non_null().map(|citation| d.citation = citation),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"type" => d.kind = Scalar::read(r)?,
+                b"text" => d.text = Marked::read(r)?,
+                b"thinking" => d.thinking = Marked::read(r)?,
+                b"partial_json" => d.partial_json = Marked::read(r)?,
+                b"signature" => d.signature = Scalar::read(r)?,
+                b"stop_reason" => d.stop_reason = Scalar::read(r)?,
+                b"citation" => d.citation = r.raw_non_null()?,
+                _ => {}
+            }
             Ok(())
         })
+    }
+
+    /// The delta's kind when it is one that carries one string, and that string.
+    fn text(&self) -> Option<(TextDelta, &Marked<'a>)> {
+        let kind = TextDelta::of(self.kind.as_deref()?)?;
+        let text = match kind {
+            TextDelta::Text => &self.text,
+            TextDelta::Thinking => &self.thinking,
+            TextDelta::InputJson => &self.partial_json,
+        };
+        Some((kind, text))
+    }
+}
+
+/// The kinds of `content_block_delta` that carry one string, which is all they do: a template
+/// event is one of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TextDelta {
+    Text,
+    Thinking,
+    InputJson,
+}
+
+impl TextDelta {
+    fn of(kind: &str) -> Option<TextDelta> {
+        match kind {
+            "text_delta" => Some(TextDelta::Text),
+            "thinking_delta" => Some(TextDelta::Thinking),
+            "input_json_delta" => Some(TextDelta::InputJson),
+            _ => None,
+        }
+    }
+}
+
+impl Event<'_> {
+    /// A `content_block_delta` of a [`TextDelta`] kind with its string, as a [`Template`]
+    /// action (block index, kind) and the string's span.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn only_text(&self) -> Option<((u64, TextDelta), Span)> {
+        if self.kind.as_deref() != Some("content_block_delta") {
+            return None;
+        }
+        let (kind, text) = self.delta.as_ref()?.text()?;
+        Some(((self.index.unwrap_or(0), kind), text.span?))
     }
 }
 
@@ -134,37 +168,24 @@ pub(crate) enum Open {
     },
 }
 
-/// The kinds of `content_block_delta` that carry one string: the key of their string in
-/// [`Delta`], by its place in `marks`.
-const TEXT_DELTAS: [&str; 3] = ["text_delta", "thinking_delta", "input_json_delta"];
-
-impl<'a> Delta<'a> {
-    /// The place of this delta's kind in [`TEXT_DELTAS`], and its string field.
-    fn text_kind(&self) -> Option<(usize, &Scalar<'a>)> {
-        let kind = TEXT_DELTAS.iter().position(|k| self.kind.as_deref() == Some(*k))?;
-        Some((kind, [&self.text, &self.thinking, &self.partial_json][kind]))
-    }
-}
-
-impl Event<'_> {
-    /// A `content_block_delta` of one of [`TEXT_DELTAS`] with its string, as a [`Template`]
-    /// action (block index, kind) and the string's span.
-    #[cfg_attr(llw_speed, optimize(speed))]
-    fn only_text(&self) -> Option<((u64, usize), Span)> {
-        let delta = self.delta.as_ref().filter(|_| self.kind.as_deref() == Some("content_block_delta"))?;
-        let (kind, text) = delta.text_kind()?;
-        text.0.as_ref()?;
-        Some(((self.index.unwrap_or(0), kind), delta.marks[kind]?))
+impl Open {
+    /// What keeping it counts against `maxMessageBytes`.
+    fn bytes(&self) -> usize {
+        match self {
+            Open::ServerTool { start, input } => ENTRY_BYTES + start.len() + input.len(),
+            Open::Content | Open::Tool(_) => ENTRY_BYTES,
+        }
     }
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicStream {
-    open: Vec<(u64, Open)>,
+    /// The blocks started and not stopped yet, by block index.
+    open: BTreeMap<u64, Open>,
     /// `message_start`'s usage, restated count by count by `message_delta`.
     counts: Counts,
-    /// The last text delta (block index, kind in [`TEXT_DELTAS`]), to read the next ones by.
-    template: Template<(u64, usize)>,
+    /// The last text delta (block index, kind), to read the next ones by.
+    template: Template<(u64, TextDelta)>,
 }
 
 impl AnthropicStream {
@@ -181,55 +202,50 @@ impl AnthropicStream {
         };
         self.template.offer(event.data, parsed.only_text(), &[]);
         let index = parsed.index.unwrap_or(0);
-        let kind = parsed.kind.as_deref().unwrap_or(event.event);
-        const KINDS: &str =
-            "content_block_delta content_block_start content_block_stop message_start message_delta message_stop error";
-        match key_index(kind.as_bytes(), KINDS) {
-            3 => {
+        match parsed.kind.as_deref().unwrap_or(event.event) {
+            "message_start" => {
                 let message = parsed.message;
                 let (id, model) = message.as_ref().map_or((None, None), |m| (m.id.as_deref(), m.model.as_deref()));
-                b.start(id, model, None);
+                b.start(id, model, None)?;
                 if let Some(raw) = message.and_then(|m| m.usage) {
-                    self.usage(raw, b);
+                    self.usage(raw, b)?;
                 }
             }
-            1 => {
+            "content_block_start" => {
                 if let Some(raw) = parsed.content_block {
                     self.block_start(index, raw, b)?;
                 }
             }
-            0 => {
+            "content_block_delta" => {
                 if let Some(delta) = parsed.delta {
                     self.block_delta(index, delta, b)?;
                 }
             }
-            2 => self.block_stop(index, b)?,
-            4 => {
+            "content_block_stop" => self.block_stop(index, b)?,
+            "message_delta" => {
                 if let Some(raw) = parsed.delta.as_ref().and_then(|d| d.stop_reason.as_deref()) {
                     b.finish_reason(0, map_stop_reason(raw), raw)?;
                 }
                 if let Some(raw) = parsed.usage {
-                    self.usage(raw, b);
+                    self.usage(raw, b)?;
                 }
             }
-            5 => {
+            "message_stop" => {
                 b.end_all_choices()?;
                 b.done();
             }
-            6 => b.error(parsed.error.unwrap_or_default().info()),
+            "error" => b.error(parsed.error.unwrap_or_default().info())?,
             _ => {} // `ping`, and event types added after this was written
         }
         Ok(Handled::Done)
     }
 
-    // `usage`, `block_start`, `block_stop` and `MessageStart::read` run a few times per stream,
-    // not per event: they are left to the size-optimised build, unlike the delta path (paired,
-    // no slower; 0.3 KB smaller with `begin_tool_call`: bench/FINDINGS.md §00000000).
-    fn usage(&mut self, raw: &str, b: &mut MessageBuilder) {
+    fn usage(&mut self, raw: &str, b: &mut MessageBuilder) -> Result<()> {
         if let Some(counts) = Counts::read(raw) {
             self.counts = self.counts.updated(counts);
-            b.set_usage(self.counts.usage(raw));
+            b.set_usage(self.counts.usage(raw))?;
         }
+        Ok(())
     }
 
     /// Starts the block `raw` at `index`; returns a `tool_use` block's `input` (raw JSON), which
@@ -241,9 +257,9 @@ impl AnthropicStream {
         b: &mut MessageBuilder,
     ) -> Result<Option<&'r str>> {
         // A block restarted at an open index replaces it.
-        self.close(index);
+        self.close(index, b);
         let Some(block) = ContentBlock::read(raw) else {
-            b.other_block(0, "unknown", RawJson::from_valid(raw));
+            b.other_block(0, "unknown", RawJson::from_valid(raw))?;
             return Ok(None);
         };
         b.break_block(0);
@@ -251,66 +267,65 @@ impl AnthropicStream {
             "text" => {
                 b.text(0, block.text.as_deref().unwrap_or(""))?;
                 for citation in block.citations.as_deref().unwrap_or_default() {
-                    b.citation(0, RawJson::from_valid(citation));
+                    b.citation(0, RawJson::from_valid(citation))?;
                 }
                 Open::Content
             }
             "thinking" => {
                 b.reasoning(0, block.thinking.as_deref().unwrap_or(""))?;
-                b.reasoning_signature(0, block.signature.as_deref().unwrap_or(""));
+                b.reasoning_signature(0, block.signature.as_deref().unwrap_or(""))?;
                 Open::Content
             }
             "redacted_thinking" => {
-                b.redacted_reasoning(0, block.data.as_deref().unwrap_or(""));
+                b.redacted_reasoning(0, block.data.as_deref().unwrap_or(""))?;
                 Open::Content
             }
             "tool_use" => {
                 let (id, name) = (block.id.as_deref().unwrap_or(""), block.name.as_deref().unwrap_or(""));
-                Open::Tool(b.begin_tool_call(0, id, name, Some(index), None))
+                Open::Tool(b.begin_tool_call(0, id, name, Some(index), None)?)
             }
             "server_tool_use" => Open::ServerTool { start: raw.to_owned(), input: String::new() },
             other => {
-                b.other_block(0, other, RawJson::from_valid(raw));
+                b.other_block(0, other, RawJson::from_valid(raw))?;
                 Open::Content
             }
         };
-        self.open.push((index, open));
+        b.keep(open.bytes())?;
+        self.open.insert(index, open);
         Ok(block.input)
     }
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_delta(&mut self, index: u64, delta: Delta<'_>, b: &mut MessageBuilder) -> Result<()> {
-        if let Some((kind, text)) = delta.text_kind() {
+        if let Some((kind, text)) = delta.text() {
             return self.text_delta(index, kind, text.as_deref().unwrap_or(""), b);
         }
         match delta.kind.as_deref().unwrap_or("") {
             "signature_delta" => b.reasoning_signature(0, delta.signature.as_deref().unwrap_or("")),
-            "citations_delta" => {
-                if let Some(citation) = delta.citation {
-                    b.citation(0, RawJson::from_valid(citation));
-                }
-            }
-            _ => {}
+            "citations_delta" => match delta.citation {
+                Some(citation) => b.citation(0, RawJson::from_valid(citation)),
+                None => Ok(()),
+            },
+            _ => Ok(()),
         }
-        Ok(())
     }
 
-    /// A delta of one of [`TEXT_DELTAS`] (by its place there) with its string: what a template
-    /// event does, without a [`Delta`] built for it and its kind matched by name again.
+    /// A delta of a [`TextDelta`] kind with its string: all a template event does.
     #[cfg_attr(llw_speed, optimize(speed))]
-    fn text_delta(&mut self, index: u64, kind: usize, text: &str, b: &mut MessageBuilder) -> Result<()> {
+    fn text_delta(&mut self, index: u64, kind: TextDelta, text: &str, b: &mut MessageBuilder) -> Result<()> {
         match kind {
-            0 => b.text(0, text),
-            1 => b.reasoning(0, text),
-            _ => match self.open.iter_mut().find(|(i, _)| *i == index).map(|(_, open)| open) {
+            TextDelta::Text => b.text(0, text),
+            TextDelta::Thinking => b.reasoning(0, text),
+            TextDelta::InputJson => match self.open.get_mut(&index) {
                 Some(Open::Tool(at)) => b.tool_arguments(0, *at, text),
                 Some(Open::ServerTool { input, .. }) => {
                     if input.len() + text.len() > b.limits().max_tool_argument_bytes {
-                        return Err(crate::Error::new(
-                            crate::ErrorCode::LimitExceeded,
+                        return Err(Error::new(
+                            ErrorCode::LimitExceeded,
                             "server tool input is larger than maxToolArgumentBytes",
                         ));
                     }
+                    b.keep(text.len())?;
                     input.push_str(text);
                     Ok(())
                 }
@@ -320,20 +335,21 @@ impl AnthropicStream {
     }
 
     /// Removes the block open at `index` (there is at most one) and returns it.
-    pub(crate) fn close(&mut self, index: u64) -> Option<Open> {
-        let at = self.open.iter().position(|(i, _)| *i == index)?;
-        Some(self.open.swap_remove(at).1)
+    pub(crate) fn close(&mut self, index: u64, b: &mut MessageBuilder) -> Option<Open> {
+        let open = self.open.remove(&index)?;
+        b.release(open.bytes());
+        Some(open)
     }
 
     fn block_stop(&mut self, index: u64, b: &mut MessageBuilder) -> Result<()> {
-        let Some(open) = self.close(index) else { return Ok(()) };
+        let Some(open) = self.close(index, b) else { return Ok(()) };
         match open {
             Open::Tool(call) => {
                 // A tool without arguments streams only `partial_json: ""`.
                 b.tool_arguments_done(0, call, "{}")?;
                 b.end_tool_call(0, call);
             }
-            Open::ServerTool { start, input } => b.other_block(0, "server_tool_use", server_block(&start, &input)),
+            Open::ServerTool { start, input } => b.other_block(0, "server_tool_use", server_block(&start, &input))?,
             Open::Content => {}
         }
         Ok(())
@@ -344,7 +360,7 @@ impl AnthropicStream {
 fn server_block(start: &str, input: &str) -> RawJson {
     let assembled = (|| {
         let json::Value::Object(mut block) = json::value::parse_value(start).ok()? else { return None };
-        if !crate::text::trim(input).is_empty() {
+        if !input.trim().is_empty() {
             block.insert("input".into(), json::value::parse_value(input).ok()?);
         }
         Some(RawJson::from_valid(&crate::json::write::WriteJson::to_json_text(&block)))

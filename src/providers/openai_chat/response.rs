@@ -38,7 +38,7 @@ impl Completion<'_> {
         if let Some(error) = &body.error {
             return Err(provider_error(error));
         }
-        b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref());
+        b.start(body.id.as_deref(), body.model.as_deref(), body.provider.as_deref())?;
         let usage = body.usage();
         let mut extras = ChatExtras { has_choices: !body.choices.is_empty(), ..ChatExtras::default() };
         for (position, choice) in body.choices.into_iter().enumerate() {
@@ -55,7 +55,7 @@ impl Completion<'_> {
             }
         }
         if let Some(usage) = usage {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         Ok(extras)
     }

@@ -10,7 +10,7 @@ use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
-use crate::providers::template::{read_marked, same_bytes, skip_marked, Span, Template};
+use crate::providers::template::{same_bytes, skip_marked, Marked, Span, Template};
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -45,14 +45,10 @@ pub(crate) struct Choice<'a> {
 #[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct Delta<'a> {
     content: Content<'a>,
-    reasoning_content: Scalar<'a>,
-    reasoning: Scalar<'a>,
+    reasoning_content: Marked<'a>,
+    reasoning: Marked<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
-    /// The spans of `content`, `reasoning_content` and `reasoning` when they were strings.
-    content_mark: Option<Span>,
-    reasoning_content_mark: Option<Span>,
-    reasoning_mark: Option<Span>,
 }
 
 #[derive(Default)]
@@ -61,8 +57,7 @@ struct ToolCallDelta<'a> {
     index: Option<u64>,
     id: Scalar<'a>,
     name: Scalar<'a>,
-    arguments: Scalar<'a>,
-    arguments_mark: Option<Span>,
+    arguments: Marked<'a>,
 }
 
 /// `delta.content`: a string, or (Mistral's Magistral) an array of `text` and `thinking` parts.
@@ -71,7 +66,8 @@ struct ToolCallDelta<'a> {
 enum Content<'a> {
     #[default]
     None,
-    Text(Cow<'a, str>),
+    /// A string, with its span.
+    Text(Cow<'a, str>, Span),
     /// `(is thinking, text)` in order.
     Parts(Vec<(bool, Cow<'a, str>)>),
 }
@@ -90,16 +86,54 @@ pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Ch
     })
 }
 
-impl<'a> Chunk<'a> {
-    /// Reads one top-level member; `false` for a key this reader does not use.
+/// The top-level members of a chunk this reader uses: the one list of its keys, which reading
+/// a chunk and the prefix memo both go by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Member {
+    Id,
+    Model,
+    Object,
+    Provider,
+    Choices,
+    Usage,
+    XGroq,
+    Error,
+}
+
+impl Member {
     #[cfg_attr(llw_speed, optimize(speed))]
-    fn member(&mut self, r: &mut Reader<'a>, key: &[u8], choice_key: &[u8]) -> JsonResult<bool> {
-        match key {
-            b"id" => self.id = Scalar::read(r)?,
-            b"model" => self.model = Scalar::read(r)?,
-            b"object" => self.object = Scalar::read(r)?,
-            b"provider" => self.provider = Scalar::read(r)?,
-            b"choices" => {
+    fn of(key: &[u8]) -> Option<Member> {
+        Some(match key {
+            b"id" => Member::Id,
+            b"model" => Member::Model,
+            b"object" => Member::Object,
+            b"provider" => Member::Provider,
+            b"choices" => Member::Choices,
+            b"usage" => Member::Usage,
+            b"x_groq" => Member::XGroq,
+            b"error" => Member::Error,
+            _ => return None,
+        })
+    }
+}
+
+impl<'a> Chunk<'a> {
+    /// Reads one top-level member; `None` (nothing read) for a key this reader does not use.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn member(&mut self, r: &mut Reader<'a>, key: &[u8], choice_key: &[u8]) -> JsonResult<Option<Member>> {
+        let Some(member) = Member::of(key) else { return Ok(None) };
+        self.read(r, member, choice_key)?;
+        Ok(Some(member))
+    }
+
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn read(&mut self, r: &mut Reader<'a>, member: Member, choice_key: &[u8]) -> JsonResult<()> {
+        match member {
+            Member::Id => self.id = Scalar::read(r)?,
+            Member::Model => self.model = Scalar::read(r)?,
+            Member::Object => self.object = Scalar::read(r)?,
+            Member::Provider => self.provider = Scalar::read(r)?,
+            Member::Choices => {
                 r.array(|r| {
                     if let Some(choice) = read_choice(r, choice_key)? {
                         self.choices.push(choice);
@@ -107,8 +141,8 @@ impl<'a> Chunk<'a> {
                     Ok(())
                 })?;
             }
-            b"usage" => self.usage = r.raw_non_null()?,
-            b"x_groq" => {
+            Member::Usage => self.usage = r.raw_non_null()?,
+            Member::XGroq => {
                 r.object(|r, key| {
                     if key == b"usage" {
                         self.groq_usage = r.raw_non_null()?;
@@ -116,10 +150,9 @@ impl<'a> Chunk<'a> {
                     Ok(())
                 })?;
             }
-            b"error" => self.error = ErrorBody::read_field(r)?,
-            _ => return Ok(false),
+            Member::Error => self.error = ErrorBody::read_field(r)?,
         }
-        Ok(true)
+        Ok(())
     }
 }
 
@@ -131,15 +164,16 @@ impl<'a> Chunk<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct PrefixMemo {
     prefix: Vec<u8>,
-    /// Key (as a `Chunk` member) and value offset of each used member of the prefix.
-    members: Vec<(&'static [u8], usize)>,
+    /// Each used member of the prefix and the offset of its value.
+    members: Vec<(Member, usize)>,
 }
 
 /// A prefix shorter than this is not worth remembering.
 const MIN_PREFIX: usize = 24;
 
-/// Keys of `Chunk::member`, for the memo (which must not borrow the chunk's bytes).
-const MEMBER_KEYS: [&[u8]; 7] = [b"id", b"model", b"object", b"provider", b"usage", b"x_groq", b"error"];
+/// Nor one longer than this: real prefixes are a few hundred bytes, and a longer one is copied
+/// on every chunk read whole for a saving that stays the same.
+const MAX_PREFIX: usize = 4096;
 
 /// [`read_chunk`] for a stream chunk, resuming after the remembered prefix when the chunk starts
 /// with it, and remembering this chunk's prefix when it does not. The spans of the top-level
@@ -150,12 +184,12 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     let at = memo.prefix.len();
     if at >= MIN_PREFIX && data.len() > at && same_bytes(&data[..at], &memo.prefix) {
         let mut chunk = Chunk::default();
-        for &(key, value) in &memo.members {
-            value_at(data, value, |r| chunk.member(r, key, b"delta"))?;
+        for &(member, value) in &memo.members {
+            value_at(data, value, |r| chunk.read(r, member, b"delta"))?;
         }
         resume_document(data, at, |r| {
             r.members(|r, key| {
-                if !chunk.member(r, key, b"delta")? {
+                if chunk.member(r, key, b"delta")?.is_none() {
                     if let Some(span) = skip_marked(r)? {
                         skipped.push(span);
                     }
@@ -169,18 +203,16 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     let chunk = read_document(data, |r| {
         let mut chunk = Chunk::default();
         let is_object = r.object(|r, key| {
-            if key == b"choices" && choices_at.is_none() {
-                choices_at = Some(r.key_at());
-            }
-            let value = r.pos();
-            if !chunk.member(r, key, b"delta")? {
-                if let Some(span) = skip_marked(r)? {
-                    skipped.push(span);
+            let (key_at, value) = (r.key_at(), r.pos());
+            match chunk.member(r, key, b"delta")? {
+                None => {
+                    if let Some(span) = skip_marked(r)? {
+                        skipped.push(span);
+                    }
                 }
-            } else if choices_at.is_none() {
-                if let Some(known) = MEMBER_KEYS.iter().find(|k| **k == key) {
-                    members.push((*known, value));
-                }
+                Some(Member::Choices) if choices_at.is_none() => choices_at = Some(key_at),
+                Some(member) if choices_at.is_none() => members.push((member, value)),
+                Some(_) => {}
             }
             Ok(())
         })?;
@@ -192,7 +224,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     // Only a chunk read whole and valid may lend its prefix.
     memo.prefix.clear();
     memo.members = members;
-    if let Some(at) = choices_at.filter(|at| *at >= MIN_PREFIX) {
+    if let Some(at) = choices_at.filter(|at| (MIN_PREFIX..=MAX_PREFIX).contains(at)) {
         memo.prefix.extend_from_slice(&data[..at]);
     }
     Ok(chunk)
@@ -219,9 +251,9 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
     let mut delta = Delta::default();
     let found = r.object(|r, key| {
         match key {
-            b"content" => (delta.content, delta.content_mark) = read_content(r)?,
-            b"reasoning_content" => (delta.reasoning_content, delta.reasoning_content_mark) = read_marked(r)?,
-            b"reasoning" => (delta.reasoning, delta.reasoning_mark) = read_marked(r)?,
+            b"content" => delta.content = read_content(r)?,
+            b"reasoning_content" => delta.reasoning_content = Marked::read(r)?,
+            b"reasoning" => delta.reasoning = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"tool_calls" => {
                 r.array(|r| {
@@ -234,7 +266,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
                                 r.object(|r, key| {
                                     match key {
                                         b"name" => call.name = Scalar::read(r)?,
-                                        b"arguments" => (call.arguments, call.arguments_mark) = read_marked(r)?,
+                                        b"arguments" => call.arguments = Marked::read(r)?,
                                         _ => {}
                                     }
                                     Ok(())
@@ -259,16 +291,18 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
 
 /// A string, or an array of parts `{type:"text", text}` and `{type:"thinking", thinking}` where
 /// `thinking` is a string or an array of `{type:"text", text}`; anything else is no content.
-/// With the string's span when it is one.
 #[cfg_attr(llw_speed, optimize(speed))]
-fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<(Content<'a>, Option<Span>)> {
+fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<Content<'a>> {
     match r.peek()? {
         Kind::String => {
-            let (text, mark) = read_marked(r)?;
-            return Ok((text.0.map_or(Content::None, Content::Text), mark));
+            let Marked { text, span } = Marked::read(r)?;
+            return Ok(match (text.0, span) {
+                (Some(text), Some(span)) => Content::Text(text, span),
+                _ => Content::None,
+            });
         }
         Kind::Array => {}
-        _ => return Ok((Content::None, None)),
+        _ => return Ok(Content::None),
     }
     let mut parts = Vec::new();
     r.array(|r| {
@@ -292,7 +326,7 @@ fn read_content<'a>(r: &mut Reader<'a>) -> JsonResult<(Content<'a>, Option<Span>
         }
         Ok(())
     })?;
-    Ok((Content::Parts(parts), None))
+    Ok(Content::Parts(parts))
 }
 
 fn read_thinking<'a>(r: &mut Reader<'a>) -> JsonResult<Vec<Cow<'a, str>>> {
@@ -322,28 +356,30 @@ impl Chunk<'_> {
 
     /// What [`ChatStream::event`] does with this chunk when that is one call with one string
     /// of it (beside `start`, which does nothing the second time it is given the same values),
-    /// and that string's span: the chunk may then serve as a [`Template`].
+    /// and that string's span: the chunk may then serve as a [`Template`]. Every field is named
+    /// here, so that a field added to a chunk cannot be left out of this decision.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<(OnlyText, Span)> {
-        let plain = self.usage.is_none() && self.groq_usage.is_none() && self.error.is_none();
-        let [choice] = self.choices.as_slice() else { return None };
-        let delta = choice.delta.as_ref()?;
-        let done = self.object.as_deref() == Some("chat.completion.done");
-        if !plain || done || choice.finish_reason.0.is_some() || delta.refusal.0.is_some() {
+        let Chunk { id: _, model: _, provider: _, object, choices, usage, groq_usage, error } = self;
+        let done = object.as_deref() == Some("chat.completion.done");
+        if done || usage.is_some() || groq_usage.is_some() || error.is_some() {
             return None;
         }
-        let index = choice.index.unwrap_or(0);
-        let reasoning = match (&delta.reasoning_content.0, &delta.reasoning.0) {
-            (Some(_), _) => Some(delta.reasoning_content_mark),
-            (None, Some(_)) => Some(delta.reasoning_mark),
-            (None, None) => None,
-        };
-        match (&delta.content, reasoning, delta.tool_calls.as_slice()) {
-            (Content::Text(_), None, []) => Some((OnlyText::Content(index), delta.content_mark?)),
-            (Content::None, Some(mark), []) => Some((OnlyText::Reasoning(index), mark?)),
-            (Content::None, None, [call]) if call.id.0.is_none() && call.name.0.is_none() => {
-                call.arguments.0.as_ref()?;
-                Some((OnlyText::Arguments(index, call.index), call.arguments_mark?))
+        let [Choice { index, delta: Some(delta), finish_reason }] = choices.as_slice() else { return None };
+        let Delta { content, reasoning_content, reasoning, refusal, tool_calls } = delta;
+        if finish_reason.0.is_some() || refusal.0.is_some() {
+            return None;
+        }
+        let index = index.unwrap_or(0);
+        // `reasoning_content` wins over `reasoning` when both are there (see `apply_delta`).
+        let reasoning = [reasoning_content, reasoning].into_iter().find(|r| r.text.0.is_some());
+        match (content, reasoning, tool_calls.as_slice()) {
+            (Content::Text(_, span), None, []) => Some((OnlyText::Content(index), *span)),
+            (Content::None, Some(reasoning), []) => Some((OnlyText::Reasoning(index), reasoning.span?)),
+            (Content::None, None, [ToolCallDelta { index: call, id, name, arguments }])
+                if id.0.is_none() && name.0.is_none() =>
+            {
+                Some((OnlyText::Arguments(index, *call), arguments.span?))
             }
             _ => None,
         }
@@ -379,7 +415,7 @@ impl ChatStream {
             return Ok(Handled::Done);
         }
         if event.event == "error" {
-            self.error_event(data, b);
+            self.error_event(data, b)?;
             return Ok(Handled::Done);
         }
         if let Some((call, text)) = self.template.fill(data) {
@@ -395,7 +431,7 @@ impl ChatStream {
             Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         self.template.offer(data, chunk.only_text(), &self.skipped);
-        b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref());
+        b.start(chunk.id.as_deref(), chunk.model.as_deref(), chunk.provider.as_deref())?;
         let usage = chunk.usage();
         for choice in chunk.choices {
             let index = choice.index.unwrap_or(0);
@@ -410,10 +446,10 @@ impl ChatStream {
             }
         }
         if let Some(usage) = usage {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         if let Some(error) = chunk.error {
-            b.error(error.info());
+            b.error(error.info())?;
         }
         if chunk.object.as_deref() == Some("chat.completion.done") {
             b.done();
@@ -422,7 +458,7 @@ impl ChatStream {
     }
 
     /// `event: error` (Groq): `{"error": {...}}`, or the error object itself.
-    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) {
+    fn error_event(&mut self, data: &[u8], b: &mut MessageBuilder) -> Result<()> {
         let error = read_chunk(data, b"delta")
             .ok()
             .and_then(|chunk| chunk.error)
@@ -430,12 +466,12 @@ impl ChatStream {
         b.error(match error {
             Some(error) => error.info(),
             None => ErrorInfo {
-                message: crate::text::lossy(data),
+                message: String::from_utf8_lossy(data).into_owned(),
                 code: None,
                 outcome: Outcome::Determinate,
                 retryable: None,
             },
-        });
+        })
     }
 }
 
@@ -445,7 +481,7 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         b.reasoning(index, reasoning)?;
     }
     match delta.content {
-        Content::Text(text) => b.tagged_content(index, &text)?,
+        Content::Text(text, _) => b.tagged_content(index, &text)?,
         Content::Parts(parts) => {
             for (thinking, text) in parts {
                 if thinking {
@@ -461,7 +497,7 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         b.chat_tool_call(index, call.index, call.id.as_deref(), call.name.as_deref(), call.arguments.as_deref())?;
     }
     if let Some(refusal) = delta.refusal.as_deref() {
-        b.refusal(index, refusal);
+        b.refusal(index, refusal)?;
     }
     Ok(())
 }

@@ -176,11 +176,11 @@ impl Response<'_> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
-        b.start(self.id.as_deref(), self.model.as_deref(), None);
+        b.start(self.id.as_deref(), self.model.as_deref(), None)?;
         let (mut has_calls, mut refusal) = (false, None::<String>);
         for (index, raw) in self.output.iter().enumerate() {
             let Some(item) = Item::read(raw) else {
-                b.other_block(0, "unknown", RawJson::from_valid(raw));
+                b.other_block(0, "unknown", RawJson::from_valid(raw))?;
                 continue;
             };
             match item.kind.as_deref().unwrap_or("") {
@@ -194,7 +194,7 @@ impl Response<'_> {
                     has_calls = true;
                     item.feed_function_call(b, index)?;
                 }
-                other => b.other_block(0, other, RawJson::from_valid(raw)),
+                other => b.other_block(0, other, RawJson::from_valid(raw))?,
             }
         }
         let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
@@ -203,7 +203,7 @@ impl Response<'_> {
             b.finish_reason(0, map_status(status, incomplete, has_calls), raw)?;
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
-            b.set_usage(usage);
+            b.set_usage(usage)?;
         }
         Ok(refusal)
     }
@@ -229,13 +229,13 @@ impl Item<'_> {
             if part.kind.as_deref() == Some("refusal") {
                 let text = part.refusal.as_deref().unwrap_or("");
                 refusal.get_or_insert_with(String::new).push_str(text);
-                b.refusal(0, text);
+                b.refusal(0, text)?;
                 continue;
             }
             b.break_block(0);
             b.text(0, part.text.as_deref().unwrap_or(""))?;
             for annotation in part.annotations.as_deref().unwrap_or_default() {
-                b.citation(0, RawJson::from_valid(annotation));
+                b.citation(0, RawJson::from_valid(annotation))?;
             }
         }
         Ok(refusal)
@@ -245,7 +245,7 @@ impl Item<'_> {
     fn feed_function_call(&self, b: &mut MessageBuilder, index: usize) -> Result<()> {
         let id = self.call_id.as_deref().or(self.id.as_deref()).unwrap_or("");
         let name = self.name.as_deref().unwrap_or("");
-        let at = b.begin_tool_call(0, id, name, Some(index as u64), self.id.as_deref());
+        let at = b.begin_tool_call(0, id, name, Some(index as u64), self.id.as_deref())?;
         b.tool_arguments(0, at, self.arguments.as_deref().unwrap_or(""))?;
         b.end_tool_call(0, at);
         Ok(())

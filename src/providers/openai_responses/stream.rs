@@ -5,11 +5,12 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
-use crate::accumulator::MessageBuilder;
+use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
-use crate::json::key_index;
 use crate::json::{read_object, read_object_document, JsonResult, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
@@ -60,34 +61,23 @@ impl<'a> Event<'a> {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn read(data: &'a [u8]) -> JsonResult<Event<'a>> {
         read_object_document(data, |e: &mut Event<'a>, r, key| {
-            // One read for every text field and one for every index: the match only picks
-            // where it goes.
-            const KEYS: &str = "type item_id delta text arguments refusal code message \
-                output_index content_index summary_index response item error";
-            let slot = match key_index(key, KEYS) {
-                0 => &mut e.kind,
-                1 => &mut e.item_id,
-                2 => &mut e.delta,
-                3 => &mut e.text,
-                4 => &mut e.arguments,
-                5 => &mut e.refusal,
-                6 => &mut e.code,
-                7 => &mut e.message,
-                i @ 8..=10 => {
-                    let index = match i {
-                        8 => &mut e.output_index,
-                        9 => &mut e.content_index,
-                        _ => &mut e.summary_index,
-                    };
-                    *index = r.index()?;
-                    return Ok(());
-                }
-                11 => return Response::read(r).map(|response| e.response = response),
-                12 => return r.raw_non_null().map(|item| e.item = item),
-                13 => return ErrorBody::read(r).map(|error| e.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"type" => e.kind = Scalar::read(r)?,
+                b"item_id" => e.item_id = Scalar::read(r)?,
+                b"delta" => e.delta = Scalar::read(r)?,
+                b"text" => e.text = Scalar::read(r)?,
+                b"arguments" => e.arguments = Scalar::read(r)?,
+                b"refusal" => e.refusal = Scalar::read(r)?,
+                b"code" => e.code = Scalar::read(r)?,
+                b"message" => e.message = Scalar::read(r)?,
+                b"output_index" => e.output_index = r.index()?,
+                b"content_index" => e.content_index = r.index()?,
+                b"summary_index" => e.summary_index = r.index()?,
+                b"response" => e.response = Response::read(r)?,
+                b"item" => e.item = r.raw_non_null()?,
+                b"error" => e.error = ErrorBody::read(r)?,
+                _ => {}
+            }
             Ok(())
         })
     }
@@ -97,33 +87,94 @@ impl<'a> Response<'a> {
     /// The `response` object, or `None` when the value is not an object.
     fn read(r: &mut Reader<'a>) -> JsonResult<Option<Response<'a>>> {
         read_object(r, |response: &mut Response<'a>, r, key| {
-            let slot = match key_index(key, "id model status usage incomplete_details error") {
-                0 => &mut response.id,
-                1 => &mut response.model,
-                2 => &mut response.status,
-                3 => return r.raw_non_null().map(|usage| response.usage = usage),
-                4 => return Incomplete::read(r).map(|details| response.incomplete_details = details),
-                5 => return ErrorBody::read(r).map(|error| response.error = error),
-                _ => return Ok(()),
-            };
-            *slot = Scalar::read(r)?;
+            match key {
+                b"id" => response.id = Scalar::read(r)?,
+                b"model" => response.model = Scalar::read(r)?,
+                b"status" => response.status = Scalar::read(r)?,
+                b"usage" => response.usage = r.raw_non_null()?,
+                b"incomplete_details" => response.incomplete_details = Incomplete::read(r)?,
+                b"error" => response.error = ErrorBody::read(r)?,
+                _ => {}
+            }
             Ok(())
         })
     }
 }
 
-/// What the stream has said of one output item.
-#[derive(Debug, Default)]
-struct ItemState {
-    id: String,
-    output_index: Option<u64>,
-    /// Content (or summary) parts that already gave their text, by index.
-    parts_seen: Vec<u64>,
+/// What an event does, by its `type`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// A text part growing (`*.delta`) or given whole (`*.done`).
+    Part {
+        sink: Sink,
+        done: bool,
+    },
+    Arguments {
+        done: bool,
+    },
+    Item {
+        done: bool,
+    },
+    SummaryPartAdded,
+    /// `response.created`, `in_progress`, `queued`: the response, without a verdict yet.
+    Started,
+    /// `response.completed` and `response.incomplete`, with the status each implies.
+    Ended {
+        status: &'static str,
+    },
+    Failed,
+    Error,
+    /// `content_part.*`, annotations (taken from `output_item.done`), in-progress markers, and
+    /// kinds added after this was written.
+    Other,
+}
+
+/// Where the text of a part goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sink {
+    Text,
+    Summary,
+    ReasoningText,
+    Refusal,
+}
+
+impl Kind {
+    fn of(kind: &str) -> Kind {
+        let part = |sink, done| Kind::Part { sink, done };
+        match kind {
+            "response.output_text.delta" => part(Sink::Text, false),
+            "response.reasoning_summary_text.delta" => part(Sink::Summary, false),
+            "response.reasoning_text.delta" => part(Sink::ReasoningText, false),
+            "response.refusal.delta" => part(Sink::Refusal, false),
+            "response.output_text.done" => part(Sink::Text, true),
+            "response.reasoning_summary_text.done" => part(Sink::Summary, true),
+            "response.reasoning_text.done" => part(Sink::ReasoningText, true),
+            "response.refusal.done" => part(Sink::Refusal, true),
+            "response.function_call_arguments.delta" => Kind::Arguments { done: false },
+            "response.function_call_arguments.done" => Kind::Arguments { done: true },
+            "response.output_item.added" => Kind::Item { done: false },
+            "response.output_item.done" => Kind::Item { done: true },
+            "response.reasoning_summary_part.added" => Kind::SummaryPartAdded,
+            "response.created" | "response.in_progress" | "response.queued" => Kind::Started,
+            "response.completed" => Kind::Ended { status: "completed" },
+            "response.incomplete" => Kind::Ended { status: "incomplete" },
+            "response.failed" => Kind::Failed,
+            "error" => Kind::Error,
+            _ => Kind::Other,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
-    items: Vec<ItemState>,
+    /// How many output items the stream has named; an item is its number.
+    items: usize,
+    /// The first item with each id (`""` for one named only by its output index).
+    by_id: BTreeMap<String, usize>,
+    /// The first item at each output index.
+    by_output_index: BTreeMap<u64, usize>,
+    /// The (item, part index) of every content or summary part that gave its text.
+    parts_seen: BTreeSet<(usize, u64)>,
     has_calls: bool,
 }
 
@@ -134,115 +185,117 @@ impl ResponsesStream {
             Ok(e) => e,
             Err(err) => return Ok(Handled::NotJson(err.message())),
         };
-        let kind = e.kind.as_deref().unwrap_or(event.event);
-        // The kinds by position: a text, reasoning or refusal delta (0-3) or done (4-7), each
-        // marking its part as seen; the rest one by one.
-        const KINDS: &str = "response.output_text.delta response.reasoning_summary_text.delta \
-            response.reasoning_text.delta response.refusal.delta response.output_text.done \
-            response.reasoning_summary_text.done response.reasoning_text.done response.refusal.done \
-            response.function_call_arguments.delta response.function_call_arguments.done \
-            response.output_item.added response.output_item.done response.reasoning_summary_part.added \
-            response.created response.in_progress response.queued response.completed response.incomplete \
-            response.failed error";
-        match key_index(kind.as_bytes(), KINDS) {
-            i @ 0..=7 => {
-                let (sink, done) = (i % 4, i >= 4);
-                let part = if sink == 0 || sink == 3 { e.content_index } else { e.summary_index.or(e.content_index) };
-                // A done event gives its part's text only when no delta gave it.
-                if self.seen(&e, part) || !done {
-                    let s = match (done, sink) {
-                        (false, _) => &e.delta,
-                        (true, 3) => &e.refusal,
-                        (true, _) => &e.text,
-                    };
-                    let s = s.as_deref().unwrap_or("");
-                    match sink {
-                        0 => b.text(0, s)?,
-                        3 => b.refusal(0, s),
-                        _ => b.reasoning(0, s)?,
-                    }
-                }
-            }
-            i @ 8..=9 => {
+        match Kind::of(e.kind.as_deref().unwrap_or(event.event)) {
+            Kind::Part { sink, done } => self.part(&e, sink, done, b)?,
+            Kind::Arguments { done } => {
                 if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
-                    if i == 8 {
-                        b.tool_arguments(0, at, e.delta.as_deref().unwrap_or(""))?;
-                    } else {
+                    if done {
                         b.tool_arguments_done(0, at, e.arguments.as_deref().unwrap_or(""))?;
+                    } else {
+                        b.tool_arguments(0, at, e.delta.as_deref().unwrap_or(""))?;
                     }
                 }
             }
-            i @ 10..=11 => self.item(&e, i == 11, b)?,
-            12 => b.break_block(0),
-            13..=15 => {
+            Kind::Item { done } => self.item(&e, done, b)?,
+            Kind::SummaryPartAdded => b.break_block(0),
+            Kind::Started => {
                 if let Some(r) = &e.response {
-                    b.start(r.id.as_deref(), r.model.as_deref(), None);
+                    b.start(r.id.as_deref(), r.model.as_deref(), None)?;
                 }
             }
-            i @ 16..=17 => {
+            Kind::Ended { status } => {
                 if let Some(r) = e.response {
-                    let status = r.status.as_deref().unwrap_or(if i == 16 { "completed" } else { "incomplete" });
+                    let status = r.status.as_deref().unwrap_or(status);
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
                     b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
                     if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage);
+                        b.set_usage(usage)?;
                     }
                 }
                 b.end_all_choices()?;
                 b.done();
             }
-            18 => {
+            Kind::Failed => {
                 if let Some(r) = e.response {
                     if let Some(error) = r.error {
-                        b.error(error.info());
+                        b.error(error.info())?;
                     }
                     if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage);
+                        b.set_usage(usage)?;
                     }
                 }
                 b.end_all_choices()?;
             }
-            19 => {
+            Kind::Error => {
                 let info = match e.error {
                     Some(nested) => nested.info(),
                     None => ErrorBody { message: e.message, code: e.code, kind: Scalar::default() }.info(),
                 };
-                b.error(info);
+                b.error(info)?;
             }
-            _ => {} // content_part.*, annotations (taken from output_item.done), in-progress markers
+            Kind::Other => {}
         }
         Ok(Handled::Done)
     }
 
-    /// Marks a part of the event's item as having given its text; true when it had not before.
-    fn seen(&mut self, e: &Event<'_>, part: Option<u64>) -> bool {
-        self.seen_in(e.item_id.as_deref(), e.output_index, part)
-    }
-
-    fn seen_in(&mut self, item_id: Option<&str>, output_index: Option<u64>, part: Option<u64>) -> bool {
-        let item = self.item_of(item_id, output_index);
-        let part = part.unwrap_or(0);
-        if item.parts_seen.contains(&part) {
-            return false;
-        }
-        item.parts_seen.push(part);
-        true
-    }
-
-    fn item_of(&mut self, id: Option<&str>, output_index: Option<u64>) -> &mut ItemState {
-        let found = self
-            .items
-            .iter()
-            .position(|i| id.is_some_and(|id| i.id == id))
-            .or_else(|| output_index.and_then(|ix| self.items.iter().position(|i| i.output_index == Some(ix))));
-        let at = match found {
-            Some(at) => at,
-            None => {
-                self.items.push(ItemState { id: id.unwrap_or("").to_owned(), output_index, parts_seen: Vec::new() });
-                self.items.len() - 1
-            }
+    /// A part's text: every delta, and a done event's text when no delta of its part gave it.
+    fn part(&mut self, e: &Event<'_>, sink: Sink, done: bool, b: &mut MessageBuilder) -> Result<()> {
+        let part = match sink {
+            Sink::Text | Sink::Refusal => e.content_index,
+            Sink::Summary | Sink::ReasoningText => e.summary_index.or(e.content_index),
         };
-        &mut self.items[at]
+        // Marked as seen by deltas too, so that its done event adds nothing.
+        let fresh = self.seen(e.item_id.as_deref(), e.output_index, part, b)?;
+        if done && !fresh {
+            return Ok(());
+        }
+        let text = match (done, sink) {
+            (false, _) => &e.delta,
+            (true, Sink::Refusal) => &e.refusal,
+            (true, _) => &e.text,
+        };
+        let text = text.as_deref().unwrap_or("");
+        match sink {
+            Sink::Text => b.text(0, text),
+            Sink::Refusal => b.refusal(0, text),
+            Sink::Summary | Sink::ReasoningText => b.reasoning(0, text),
+        }
+    }
+
+    /// Marks a part of an item as having given its text; true when it had not before.
+    fn seen(
+        &mut self,
+        item_id: Option<&str>,
+        output_index: Option<u64>,
+        part: Option<u64>,
+        b: &mut MessageBuilder,
+    ) -> Result<bool> {
+        let seen = (self.item_of(item_id, output_index, b)?, part.unwrap_or(0));
+        if self.parts_seen.contains(&seen) {
+            return Ok(false);
+        }
+        b.keep(ENTRY_BYTES)?;
+        self.parts_seen.insert(seen);
+        Ok(true)
+    }
+
+    /// The item named by `id`, else by `output_index`; a new one when neither names one yet.
+    fn item_of(&mut self, id: Option<&str>, output_index: Option<u64>, b: &mut MessageBuilder) -> Result<usize> {
+        let found = id
+            .and_then(|id| self.by_id.get(id))
+            .or_else(|| output_index.and_then(|index| self.by_output_index.get(&index)));
+        if let Some(&item) = found {
+            return Ok(item);
+        }
+        let id = id.unwrap_or("");
+        b.keep(ENTRY_BYTES + id.len())?;
+        let item = self.items;
+        self.items += 1;
+        self.by_id.entry(id.to_owned()).or_insert(item);
+        if let Some(index) = output_index {
+            self.by_output_index.entry(index).or_insert(item);
+        }
+        Ok(item)
     }
 
     /// `output_item.added` (`done` false): opens a call or a block. `output_item.done`: gives
@@ -252,13 +305,13 @@ impl ResponsesStream {
         let Some(text) = e.item else { return Ok(()) };
         let Some(item) = Item::read(text) else {
             if done {
-                b.other_block(0, "unknown", RawJson::from_valid(text));
+                b.other_block(0, "unknown", RawJson::from_valid(text))?;
             }
             return Ok(());
         };
         let id = item.id.as_deref();
         if !done {
-            self.item_of(id, e.output_index);
+            self.item_of(id, e.output_index, b)?;
         }
         match (item.kind.as_deref().unwrap_or(""), done) {
             ("function_call", _) => {
@@ -268,7 +321,7 @@ impl ResponsesStream {
                     Some(at) => at,
                     None => {
                         let call_id = item.call_id.as_deref().or(id).unwrap_or("");
-                        b.begin_tool_call(0, call_id, item.name.as_deref().unwrap_or(""), e.output_index, id)
+                        b.begin_tool_call(0, call_id, item.name.as_deref().unwrap_or(""), e.output_index, id)?
                     }
                 };
                 // A call just opened has no arguments: they are the item's.
@@ -281,16 +334,16 @@ impl ResponsesStream {
             (_, false) => {}
             ("message", true) => {
                 for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
-                    let fresh = self.seen_in(id, e.output_index, Some(index as u64));
+                    let fresh = self.seen(id, e.output_index, Some(index as u64), b)?;
                     match part.kind.as_deref() {
-                        Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or("")),
+                        Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or(""))?,
                         Some("refusal") => {}
                         _ => {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
                             for annotation in part.annotations.as_deref().unwrap_or_default() {
-                                b.citation(0, RawJson::from_valid(annotation));
+                                b.citation(0, RawJson::from_valid(annotation))?;
                             }
                         }
                     }
@@ -298,13 +351,13 @@ impl ResponsesStream {
             }
             ("reasoning", true) => {
                 for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
-                    if self.seen_in(id, e.output_index, Some(index as u64)) {
+                    if self.seen(id, e.output_index, Some(index as u64), b)? {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
                     }
                 }
             }
-            (other, true) => b.other_block(0, other, RawJson::from_valid(text)),
+            (other, true) => b.other_block(0, other, RawJson::from_valid(text))?,
         }
         Ok(())
     }
