@@ -64,6 +64,29 @@ pub struct PartialOptions {
     pub outputs: Vec<Property>,
 }
 
+impl PartialOptions {
+    /// The options as JS gives them: `{lenient?: boolean, outputs?: Property[]}`, or null.
+    /// A wrong type is `invalid_input` with the path (`options.lenient`).
+    pub fn from_json(options: &Value) -> Result<PartialOptions> {
+        let Some(map) = options.as_object() else {
+            return match options {
+                Value::Null => Ok(PartialOptions::default()),
+                _ => Err(Error::invalid_input("options", "options must be an object")),
+            };
+        };
+        let lenient = match map.get("lenient") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(lenient)) => *lenient,
+            Some(_) => return Err(Error::invalid_input("options.lenient", "expected a boolean")),
+        };
+        let outputs = match map.get("outputs") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(outputs) => Property::list_from_json(outputs, "options.outputs")?,
+        };
+        Ok(PartialOptions { lenient, outputs })
+    }
+}
+
 /// One change to the value, applied where the path of open containers ends (the top).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {

@@ -349,3 +349,21 @@ fn an_answer_the_schema_accepts_ends_as_parse_structured_output_reads_it() {
     let theirs = crate::parse_structured_output(text, &outputs(), Default::default()).unwrap();
     assert_eq!(partial, theirs);
 }
+
+#[test]
+fn options_read_from_json_say_where_they_are_wrong() {
+    let read = |text: &str| PartialOptions::from_json(&parse_value(text).unwrap());
+    assert!(!read("null").unwrap().lenient);
+    assert!(read(r#"{"lenient": true}"#).unwrap().lenient);
+    let options = read(r#"{"outputs": [{"name": "city", "kind": "string", "required": true}]}"#).unwrap();
+    assert_eq!((options.outputs[0].name.as_str(), options.outputs[0].required), ("city", true));
+    let table = [
+        ("1", "options"),
+        (r#"{"lenient": "yes"}"#, "options.lenient"),
+        (r#"{"outputs": [{"name": "city"}]}"#, "options.outputs[0].kind"),
+    ];
+    for (text, path) in table {
+        let e = read(text).unwrap_err();
+        assert_eq!((e.code, e.path.as_deref()), (ErrorCode::InvalidInput, Some(path)), "{text}");
+    }
+}
