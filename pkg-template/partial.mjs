@@ -108,7 +108,11 @@ export function makePartial(PartialJsonCore, partialJsonChanges) {
 
     /** Reads the next piece (a string, or UTF-8 bytes split anywhere); the value so far. */
     push(piece) {
-      if (piece instanceof Uint8Array) return this.#state.apply(this.#core.pushBytes(piece));
+      if (piece instanceof Uint8Array) {
+        // A high surrogate held back from a string piece goes first, on its own.
+        if (this.#held) this.#flushHeld();
+        return this.#state.apply(this.#core.pushBytes(piece));
+      }
       if (typeof piece !== "string") throw new TypeError("PartialJson.push takes a string or a Uint8Array");
       let text = this.#held + piece;
       this.#held = "";
@@ -122,9 +126,15 @@ export function makePartial(PartialJsonCore, partialJsonChanges) {
 
     /** Ends the text: the final value; throws when it is not complete JSON. */
     finish() {
-      if (this.#held) this.#state.apply(this.#core.push(this.#held));
-      this.#held = "";
+      if (this.#held) this.#flushHeld();
       return this.#state.apply(this.#core.finish());
+    }
+
+    /** Reads the held high surrogate with no low half after it (it reads as U+FFFD). */
+    #flushHeld() {
+      const held = this.#held;
+      this.#held = "";
+      this.#state.apply(this.#core.push(held));
     }
 
     /** Frees the wasm reader (also done when the object is garbage-collected). */

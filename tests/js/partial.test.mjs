@@ -181,6 +181,13 @@ test("one character at a time: a surrogate pair or a byte sequence cut in two wa
   assert.ok(Object.is(byBytes.value.n[1], -0));
 });
 
+test("a high surrogate held back from a string piece keeps its place before bytes", () => {
+  const partial = new PartialJson();
+  partial.push('["a\ud83d');
+  partial.push(new TextEncoder().encode('b"]'));
+  assert.deepEqual(partial.finish(), ["a\ufffdb"]);
+});
+
 test("keys given twice end as JSON.parse reads them", () => {
   const r = rng(8);
   for (let n = 0; n < 200; n++) {
