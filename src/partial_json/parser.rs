@@ -169,7 +169,7 @@ impl Parser {
             return Err(error.clone());
         }
         if self.finished {
-            return Err(Error::new(ErrorCode::Finished, "push after finish"));
+            return Err(Error::new(ErrorCode::Finished, "the partial JSON reader has ended: push after finish"));
         }
         let joined;
         let input = if self.carry.is_empty() {
@@ -202,12 +202,6 @@ impl Parser {
             _ => Err(self.invalid("unexpected end of input", end)),
         };
         self.fail_on(result)
-    }
-
-    /// Whether the value has been read to its end (the text may still have whitespace, or in
-    /// lenient mode anything, after it).
-    pub fn is_complete(&self) -> bool {
-        self.expect == Expect::End
     }
 
     /// Whether [`Parser::finish`] would succeed now: the value is complete, or is a top-level
