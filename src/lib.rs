@@ -26,6 +26,7 @@ pub mod limits;
 pub mod model;
 pub mod options;
 pub mod output;
+pub mod partial_json;
 pub mod process;
 pub mod providers;
 pub mod request;

@@ -4,6 +4,7 @@ pub mod accumulator;
 pub mod convert;
 pub(crate) mod js;
 mod message;
+mod partial;
 // The npm package's stream entry (`llm-wire/stream`) is a module built without these: the
 // Accumulator alone (see the Makefile and the README's "Two entries").
 #[cfg(feature = "wasm-full")]
