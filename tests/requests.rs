@@ -3,6 +3,8 @@
 
 #[path = "requests/anthropic.rs"]
 mod anthropic;
+#[path = "requests/big_inputs.rs"]
+mod big_inputs;
 #[path = "requests/chat.rs"]
 mod chat;
 #[path = "requests/continuity.rs"]
