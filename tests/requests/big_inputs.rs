@@ -6,8 +6,49 @@
 //! check that both paths agree, and these inputs are slow to copy in a debug build.
 
 use llm_wire::{build_request, Agent, Message, RequestOptions};
+use serde_json::{json, Value};
+
+use super::agent;
 
 const N: usize = 100_000;
+
+/// The body `build_request` writes for JSON inputs.
+fn body(agent: &Value, messages: Value) -> Value {
+    let agent = Agent::from_json(&agent.clone().into()).unwrap();
+    let messages = Message::list_from_json(&messages.into()).unwrap();
+    let options = RequestOptions { base_url: Some("http://x".into()), ..Default::default() };
+    serde_json::from_str(&build_request(&agent, &messages, &options).unwrap().body).unwrap()
+}
+
+#[test]
+fn a_hundred_thousand_messages_with_tool_calls_replay_in_every_format() {
+    let mut messages = Vec::new();
+    for i in 0..N / 2 {
+        let id = format!("c{i}");
+        let call = json!({"id": id, "type": "function", "function": {"name": "f", "arguments": "{}"}});
+        messages.push(json!({"role": "assistant", "content": "", "metadata": {"tool_calls": [call]}}));
+        // The Responses item of the same call rides along: it must not be sent twice.
+        let item = json!({"type": "function_call", "call_id": id, "name": "f", "arguments": "{}"});
+        messages.push(
+            json!({"role": "tool", "content": "r", "metadata": {"tool_call_id": id, "responses_function_call": item}}),
+        );
+    }
+    let messages = json!(messages);
+    let chat_body = body(&agent("openai", "chat", json!({})), messages.clone());
+    assert_eq!(chat_body["messages"].as_array().unwrap().len(), N);
+    let responses = body(&agent("openai", "responses", json!({})), messages.clone());
+    let input = responses["input"].as_array().unwrap();
+    assert_eq!(input.len(), N);
+    assert_eq!(input[N - 2]["type"], "function_call");
+    assert_eq!(
+        input[N - 1],
+        json!({"type": "function_call_output", "call_id": format!("c{}", N / 2 - 1), "output": "r"})
+    );
+    let anthropic = body(&agent("anthropic", "chat", json!({})), messages);
+    let turns = anthropic["messages"].as_array().unwrap();
+    assert_eq!(turns.len(), N);
+    assert_eq!(turns[N - 1]["content"][0]["tool_use_id"], format!("c{}", N / 2 - 1));
+}
 
 #[test]
 fn a_hundred_thousand_extra_headers_are_each_sent_once_the_last_of_a_name_winning() {
