@@ -8,7 +8,7 @@
 use llm_wire::{build_request, Agent, Message, RequestOptions};
 use serde_json::{json, Value};
 
-use super::agent;
+use super::{agent, chat, user};
 
 const N: usize = 100_000;
 
@@ -18,6 +18,51 @@ fn body(agent: &Value, messages: Value) -> Value {
     let messages = Message::list_from_json(&messages.into()).unwrap();
     let options = RequestOptions { base_url: Some("http://x".into()), ..Default::default() };
     serde_json::from_str(&build_request(&agent, &messages, &options).unwrap().body).unwrap()
+}
+
+/// The `function` objects of the Chat tools built for `tools`.
+fn functions(tools: Value) -> Vec<Value> {
+    let b = body(&chat(json!({"tools": tools})), user(json!("hi")));
+    b["tools"].as_array().unwrap().iter().map(|t| t["function"].clone()).collect()
+}
+
+/// `p{i}` for i from N - 1 down to 0: names that arrive in reverse of their sorted order.
+fn reversed_names() -> Vec<String> {
+    (0..N).rev().map(|i| format!("p{i:06}")).collect()
+}
+
+#[test]
+fn a_strict_tool_with_a_hundred_thousand_parameters_requires_them_in_declared_order() {
+    let names = reversed_names();
+    let parameters: Vec<Value> = names.iter().map(|name| json!({"name": name, "kind": "string"})).collect();
+    let f = functions(json!([{"kind": "function", "name": "f", "strict": true, "parameters": parameters}]));
+    let schema = &f[0]["parameters"];
+    assert_eq!(schema["properties"].as_object().unwrap().len(), N);
+    assert_eq!(schema["properties"][&names[7]], json!({"type": ["string", "null"]}));
+    assert_eq!(schema["required"], json!(names));
+}
+
+#[test]
+fn a_strict_json_schema_with_a_hundred_thousand_properties_keeps_declared_names_first() {
+    // Every other name declared required, in reverse order; the rest follow in key order.
+    let names = reversed_names();
+    let properties: serde_json::Map<String, Value> =
+        names.iter().map(|name| (name.clone(), json!({"type": "integer"}))).collect();
+    let declared: Vec<&String> = names.iter().step_by(2).collect();
+    let schema = json!({"type": "object", "properties": properties, "required": declared});
+    let tool = json!({"kind": "search", "name": "s", "strict": true, "parametersSchema": schema});
+    let written = &functions(json!([tool]))[0]["parameters"];
+    let mut undeclared: Vec<&String> = names.iter().skip(1).step_by(2).collect();
+    undeclared.sort();
+    let expected: Vec<&String> = declared.iter().copied().chain(undeclared).collect();
+    assert_eq!(written["required"], json!(expected));
+    assert_eq!(written["properties"][&names[0]], json!({"type": "integer"}));
+    assert_eq!(written["properties"][&names[1]], json!({"type": ["integer", "null"]}));
+
+    // The public projection makes the same schema strict on the `Value` itself.
+    let agent = Agent::from_json(&chat(json!({"tools": [tool]})).into()).unwrap();
+    let defs = llm_wire::tools::project_tools(&agent.tools).unwrap();
+    assert_eq!(Value::from(defs[0].parameters.clone()), *written);
 }
 
 #[test]
@@ -48,6 +93,16 @@ fn a_hundred_thousand_messages_with_tool_calls_replay_in_every_format() {
     let turns = anthropic["messages"].as_array().unwrap();
     assert_eq!(turns.len(), N);
     assert_eq!(turns[N - 1]["content"][0]["tool_use_id"], format!("c{}", N / 2 - 1));
+}
+
+#[test]
+fn structured_output_with_a_hundred_thousand_properties_requires_them_in_declared_order() {
+    let names = reversed_names();
+    let outputs: Vec<Value> = names.iter().map(|name| json!({"name": name, "kind": "float"})).collect();
+    let b = body(&chat(json!({"outputs": outputs})), user(json!("hi")));
+    let schema = &b["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["required"], json!(names));
+    assert_eq!(schema["properties"].as_object().unwrap().len(), N);
 }
 
 #[test]
