@@ -66,6 +66,20 @@ fn a_strict_json_schema_with_a_hundred_thousand_properties_keeps_declared_names_
 }
 
 #[test]
+fn a_hundred_thousand_bindings_hide_as_many_parameters() {
+    let names = reversed_names();
+    let mut parameters: Vec<Value> =
+        names.iter().map(|name| json!({"name": name, "kind": "string", "required": true})).collect();
+    parameters.push(json!({"name": "free", "kind": "string", "required": true}));
+    let bindings: Vec<Value> = names.iter().map(|name| json!({"name": name, "input": name})).collect();
+    let f = functions(json!([{"kind": "function", "name": "f", "parameters": parameters, "bindings": bindings}]));
+    assert_eq!(
+        f[0]["parameters"],
+        json!({"type": "object", "properties": {"free": {"type": "string"}}, "required": ["free"]})
+    );
+}
+
+#[test]
 fn a_hundred_thousand_messages_with_tool_calls_replay_in_every_format() {
     let mut messages = Vec::new();
     for i in 0..N / 2 {
