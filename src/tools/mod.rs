@@ -3,10 +3,12 @@
 //! Every provider format starts from the same [`FunctionDef`] list and only changes the
 //! envelope (`{type, function: {...}}`, flat, or Anthropic's `input_schema`).
 
+mod budget;
 mod openapi;
 mod registry;
 
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
+pub use registry::{MAX_REGISTERED_TOOL_BYTES, MAX_REGISTRY_BYTES};
 
 use crate::error::{Error, Result};
 use crate::json::value;
@@ -165,27 +167,23 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &m
 /// A custom kind: the inline `parametersSchema`, else the registry entry under the tool's name
 /// (as §7.1.3 `get_tool(tool.name)`), else under its kind.
 fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -> Result<FunctionDef> {
-    let registered = registered_tool(&tool.name).or_else(|| registered_tool(kind));
-    let (parameters, registered_description) = match (inline, registered) {
-        (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
-        (None, Some(registered)) => (registered.parameters, registered.description),
+    let registered = registry::lookup(&tool.name).or_else(|| registry::lookup(kind));
+    let parameters = match (inline, &registered) {
+        (Some(schema), _) => schema.clone(),
+        (None, Some(registered)) => registered.parameters.clone(),
         (None, None) => {
-            // `tool `N` has the custom kind `K` but no `parametersSchema`, and nothing is
-            // registered under `N` or `K` (see registerTool)`, joined in threes.
-            let name = tool.name.as_str();
-            let head = join("tool `", name, "` has the custom kind `");
-            let tried = join(name, "` or `", kind);
-            let tail =
-                join("` but no `parametersSchema`, and nothing is registered under `", &tried, "` (see registerTool)");
-            return Err(Error::invalid_input(path, join(&head, kind, &tail)));
+            let name = &tool.name;
+            return Err(Error::invalid_input(
+                path,
+                format!(
+                    "tool `{name}` has the custom kind `{kind}` but no `parametersSchema`, and nothing is registered \
+                     under `{name}` or `{kind}` (see registerTool)"
+                ),
+            ));
         }
     };
-    Ok(FunctionDef {
-        name: tool.name.clone(),
-        description: tool.description.clone().or(registered_description),
-        parameters,
-        strict: false,
-    })
+    let description = tool.description.clone().or_else(|| registered.and_then(|r| r.description.clone()));
+    Ok(FunctionDef { name: tool.name.clone(), description, parameters, strict: false })
 }
 
 /// A schema that takes no arguments.
