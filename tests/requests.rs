@@ -88,6 +88,12 @@ pub fn assert_invalid_at(error: &Error, path: &str) {
     assert_eq!(error.path.as_deref(), Some(path), "{error}");
 }
 
+/// Asserts a `limit_exceeded` error at exactly `path`.
+pub fn assert_limit_at(error: &Error, path: &str) {
+    assert_eq!(error.code, ErrorCode::LimitExceeded, "{error}");
+    assert_eq!(error.path.as_deref(), Some(path), "{error}");
+}
+
 /// One user message with `content`.
 pub fn user(content: Value) -> Value {
     json!([{"role": "user", "content": content}])

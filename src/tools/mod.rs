@@ -10,13 +10,17 @@ mod registry;
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
 pub use registry::{MAX_REGISTERED_TOOL_BYTES, MAX_REGISTRY_BYTES};
 
+use std::collections::HashSet;
+
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::agent::{Agent, Tool, ToolKind};
-use crate::request::wire::{field, get, index, join, Array, Fields, Object};
+use crate::request::wire::{field, index, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_schema, object_value, write_schema};
+use budget::Budget;
+use openapi::REF_BUDGET_BYTES;
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -35,9 +39,10 @@ pub struct FunctionDef<P = Value> {
 /// stripped, strict schemas made strict. Errors name `agent.tools[i]...`.
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
+    let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     for (i, tool) in tools.iter().enumerate() {
         let start = defs.len();
-        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs)?;
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs, &mut ref_budget)?;
         for def in defs.get_mut(start..).unwrap_or_default() {
             if make_strict_now {
                 make_strict(&mut def.parameters);
@@ -59,12 +64,11 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
-    // One list for every tool's definitions, emptied before each: iterated by reference, with
-    // no list built and dropped per tool.
+    let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         projected.clear();
-        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected)?;
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected, &mut ref_budget)?;
         for def in &projected {
             // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
             let mut function = Fields::new();
@@ -104,8 +108,9 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether
 /// their schemas (which arrived as JSON Schema: MCP, OpenAPI, custom) must still be made
-/// strict. Schemas made from Property lists are strict already when the tool is.
-fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<bool> {
+/// strict. Schemas made from Property lists are strict already when the tool is. `ref_budget`
+/// is what OpenAPI `$ref`s may still copy in this request.
+fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>, ref_budget: &mut Budget) -> Result<bool> {
     let (description, properties) = match &tool.kind {
         ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
@@ -116,7 +121,7 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<
             return Ok(tool.strict);
         }
         ToolKind::OpenApi { specification } => {
-            openapi::project(specification, &field(path, "specification"), defs)?;
+            openapi::project(specification, &field(path, "specification"), defs, ref_budget)?;
             return Ok(tool.strict);
         }
         ToolKind::Custom { kind, parameters_schema } => {
@@ -138,22 +143,24 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<
 /// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters, pushed
 /// onto `defs`.
 fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
+    let allowed: Option<HashSet<&str>> =
+        allowed.filter(|list| !list.is_empty()).map(|list| list.iter().map(String::as_str).collect());
     for (j, item) in tools.iter().enumerate() {
-        let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
-        if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
+        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        if allowed.as_ref().is_some_and(|allowed| !allowed.contains(name)) {
             continue;
         }
-        let parameters = match get(item, "inputSchema") {
+        let parameters = match item.get("inputSchema") {
             None | Some(Value::Null) => empty_schema(),
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
                 return Err(Error::invalid_input(
-                    field(&index(&field(path, "tools"), j), "inputSchema"),
-                    join("mcp tool `", name, "`: inputSchema must be a JSON Schema object"),
+                    format!("{path}.tools[{j}].inputSchema"),
+                    format!("mcp tool `{name}`: inputSchema must be a JSON Schema object"),
                 ))
             }
         };
-        let description = get(item, "description").and_then(Value::as_str).filter(|d| !d.is_empty());
+        let description = item.get("description").and_then(Value::as_str).filter(|d| !d.is_empty());
         defs.push(FunctionDef {
             name: name.to_owned(),
             description: description.map(str::to_owned),
@@ -191,8 +198,8 @@ pub(crate) fn empty_schema() -> Value {
     object_value(value::string("object"), Map::new(), Vec::new(), false)
 }
 
-/// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
-/// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
+/// Removes bound parameters from `properties` and `required` (docs/design.md, "Dispatch": keyed
+/// by parameter name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
 pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map) {
     if bindings.is_empty() {
         return;

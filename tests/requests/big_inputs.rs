@@ -80,6 +80,50 @@ fn a_hundred_thousand_bindings_hide_as_many_parameters() {
 }
 
 #[test]
+fn an_mcp_server_with_a_hundred_thousand_tools_is_filtered_by_as_many_allowed_names() {
+    let tools: Vec<Value> = (0..N).map(|i| json!({"name": format!("t{i}")})).collect();
+    let allowed: Vec<String> = (0..N).rev().filter(|i| i % 2 == 0).map(|i| format!("t{i}")).collect();
+    let f = functions(json!([{"kind": "mcp", "name": "m", "tools": tools, "allowedTools": allowed}]));
+    assert_eq!(f.len(), N / 2);
+    assert_eq!(f[1]["name"], "t2");
+    assert_eq!(f[N / 2 - 1]["name"], format!("t{}", N - 2));
+}
+
+#[test]
+fn an_openapi_document_with_a_hundred_thousand_operations_and_refs_projects_every_one() {
+    let paths: serde_json::Map<String, Value> = (0..N)
+        .map(|i| (format!("/r{i}"), json!({"get": {"parameters": [{"$ref": "#/components/parameters/Q"}]}})))
+        .collect();
+    let spec =
+        json!({"paths": paths, "components": {"parameters": {"Q": {"name": "q", "in": "query", "required": true}}}});
+    let f = functions(json!([{"kind": "openapi", "name": "api", "specification": spec}]));
+    assert_eq!(f.len(), N);
+    let parameters = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+    assert!(f.iter().all(|def| def["parameters"] == parameters));
+    assert_eq!(f[0]["name"], "get_r0");
+}
+
+#[test]
+fn an_openapi_operation_with_a_hundred_thousand_parameters_and_body_properties_takes_each_once() {
+    let names = reversed_names();
+    let mut parameters: Vec<Value> = names.iter().map(|name| json!({"name": name, "in": "query"})).collect();
+    // The path-level list repeats every name: the operation's own parameters win.
+    let shared: Vec<Value> = names.iter().map(|name| json!({"name": name, "in": "header", "required": true})).collect();
+    let body_properties: serde_json::Map<String, Value> =
+        (0..N).map(|i| (format!("b{i:06}"), json!({"type": "boolean"}))).collect();
+    let body_required: Vec<String> = (0..N).rev().filter(|i| i % 3 == 0).map(|i| format!("b{i:06}")).collect();
+    parameters.push(json!({"name": "p000000", "in": "path"}));
+    let request_body = json!({"content": {"application/json": {"schema": {"properties": body_properties, "required": body_required}}}});
+    let spec = json!({"paths": {"/x": {"parameters": shared, "post": {"operationId": "big", "parameters": parameters, "requestBody": request_body}}}});
+    let f = functions(json!([{"kind": "openapi", "name": "api", "specification": spec}]));
+    let schema = &f[0]["parameters"];
+    assert_eq!(schema["properties"].as_object().unwrap().len(), 2 * N);
+    assert_eq!(schema["properties"]["p000000"], json!({"type": "string"}));
+    let body_names = (0..N).filter(|i| i % 3 == 0).map(|i| format!("b{i:06}"));
+    assert_eq!(schema["required"], json!(body_names.collect::<Vec<_>>()));
+}
+
+#[test]
 fn a_hundred_thousand_messages_with_tool_calls_replay_in_every_format() {
     let mut messages = Vec::new();
     for i in 0..N / 2 {
