@@ -18,6 +18,9 @@ const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "p
 /// How many refs may be followed inside one another: a long chain of distinct refs would
 /// otherwise recurse deep enough to exhaust a wasm stack.
 const MAX_REF_DEPTH: usize = 64;
+/// How deep an expanded path item may nest, the depth to which the crate reads JSON: refs to
+/// nested schemas inside nested schemas would otherwise build values too deep to walk.
+const MAX_EXPANDED_DEPTH: usize = 128;
 /// OpenAI's limit on function names.
 const MAX_NAME_LEN: usize = 64;
 
@@ -47,7 +50,7 @@ pub(super) fn project(doc: &Value, path: &str, defs: &mut Vec<FunctionDef>, budg
     let mut resolver = Resolver { doc, path, expanding: HashSet::new(), budget };
     for (route, item) in paths {
         let mut item = item.clone();
-        resolver.resolve(&mut item)?;
+        resolver.resolve(&mut item, 0)?;
         let shared = item.get("parameters").unwrap_or(&Value::Null);
         for method in METHODS {
             if let Some(operation) = item.get(method).filter(|o| o.is_object()) {
@@ -139,21 +142,28 @@ fn add_body(body: &Value, properties: &mut BTreeMap<String, Value>, required: &m
 }
 
 impl Resolver<'_> {
-    /// Inlines every local `$ref` inside `value`, in place.
-    fn resolve(&mut self, value: &mut Value) -> Result<()> {
+    /// Inlines every local `$ref` inside `value`, in place; `value` is `depth` levels inside the
+    /// path item.
+    fn resolve(&mut self, value: &mut Value, depth: usize) -> Result<()> {
+        if depth > MAX_EXPANDED_DEPTH && (value.is_object() || value.is_array()) {
+            return Err(Error::invalid_input(
+                self.path,
+                format!("the $refs nest values more than {MAX_EXPANDED_DEPTH} deep"),
+            ));
+        }
         match value {
             Value::Object(map) if reference_of(map).is_some() => {
                 let ref_object = std::mem::take(map);
-                *value = self.follow(&ref_object)?;
+                *value = self.follow(&ref_object, depth)?;
             }
             Value::Object(map) => {
                 for item in map.values_mut() {
-                    self.resolve(item)?;
+                    self.resolve(item, depth + 1)?;
                 }
             }
             Value::Array(items) => {
                 for item in items {
-                    self.resolve(item)?;
+                    self.resolve(item, depth + 1)?;
                 }
             }
             _ => {}
@@ -161,9 +171,9 @@ impl Resolver<'_> {
         Ok(())
     }
 
-    /// The target of the object's `$ref`, resolved, with the ref object's sibling keys (OpenAPI
-    /// 3.1 allows `description` beside `$ref`) laid over it.
-    fn follow(&mut self, ref_object: &Map) -> Result<Value> {
+    /// The target of the object's `$ref`, resolved in its place `depth` levels deep, with the ref
+    /// object's sibling keys (OpenAPI 3.1 allows `description` beside `$ref`) laid over it.
+    fn follow(&mut self, ref_object: &Map, depth: usize) -> Result<Value> {
         let reference = reference_of(ref_object).unwrap_or_default();
         let Some(pointer) = reference.strip_prefix('#') else {
             return Err(Error::invalid_input(
@@ -196,13 +206,13 @@ impl Resolver<'_> {
         }
         let mut resolved = target.clone();
         self.expanding.insert(reference.to_owned());
-        let done = self.resolve(&mut resolved);
+        let done = self.resolve(&mut resolved, depth);
         self.expanding.remove(reference);
         done?;
         if let Value::Object(map) = &mut resolved {
             for (key, value) in ref_object.iter().filter(|(k, _)| *k != "$ref") {
                 let mut value = value.clone();
-                self.resolve(&mut value)?;
+                self.resolve(&mut value, depth + 1)?;
                 map.insert(key.clone(), value);
             }
         }

@@ -307,6 +307,30 @@ fn the_ref_budget_is_shared_by_the_openapi_tools_of_one_request() {
 }
 
 #[test]
+fn refs_that_nest_values_deeper_than_json_allows_are_invalid_input_not_a_stack_overflow() {
+    // Each schema nests 40 levels (20 objects and their `properties`) before its ref to the next:
+    // 63 of them are 2520 deep.
+    let mut schemas = serde_json::Map::new();
+    for i in 0..63 {
+        let mut schema = json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+        for _ in 0..20 {
+            schema = json!({"type": "object", "properties": {"a": schema}});
+        }
+        schemas.insert(format!("S{i}"), schema);
+    }
+    schemas.insert("S63".into(), json!({"type": "string"}));
+    let e = chain_error(schemas.clone());
+    assert_invalid_at(&e, "agent.tools[0].specification");
+    assert_eq!(e.message, "the $refs nest values more than 128 deep");
+    // Two of them, 80 deep, are sent.
+    schemas.insert("S2".into(), json!({"type": "string"}));
+    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": schemas}});
+    let f = functions(json!([{"kind": "openapi", "name": "x", "specification": spec}]));
+    assert_eq!(f[0]["parameters"]["properties"]["a"]["properties"]["a"]["type"], "object");
+}
+
+#[test]
 fn a_custom_tool_uses_its_inline_parameters_schema() {
     let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
     let f = functions(
