@@ -32,6 +32,15 @@ fn reversed_names() -> Vec<String> {
 }
 
 #[test]
+fn a_hundred_thousand_function_tools_are_all_sent_in_order() {
+    let tools: Vec<Value> = (0..N).map(|i| json!({"kind": "function", "name": format!("f{i}")})).collect();
+    let f = functions(json!(tools));
+    assert_eq!(f.len(), N);
+    assert_eq!(f[0]["name"], "f0");
+    assert_eq!(f[N - 1]["name"], format!("f{}", N - 1));
+}
+
+#[test]
 fn a_strict_tool_with_a_hundred_thousand_parameters_requires_them_in_declared_order() {
     let names = reversed_names();
     let parameters: Vec<Value> = names.iter().map(|name| json!({"name": name, "kind": "string"})).collect();
