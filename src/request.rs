@@ -50,6 +50,9 @@ impl Api {
 
 /// The request body for `agent` and `messages`, ready for `JSON.stringify` (§7).
 ///
+/// Inlining the `$ref`s of OpenAPI tools may copy at most [`crate::tools::REF_BUDGET_BYTES`] in
+/// all (`limit_exceeded` at the tool's specification beyond).
+///
 /// ```
 /// use llm_wire::{build_chat_args, Agent, Message};
 ///

@@ -7,6 +7,7 @@ mod budget;
 mod openapi;
 mod registry;
 
+pub use openapi::REF_BUDGET_BYTES;
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
 pub use registry::{MAX_REGISTERED_TOOL_BYTES, MAX_REGISTRY_BYTES};
 
@@ -20,7 +21,6 @@ use crate::request::wire::{field, index, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_schema, object_value, write_schema};
 use budget::Budget;
-use openapi::REF_BUDGET_BYTES;
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -36,7 +36,8 @@ pub struct FunctionDef<P = Value> {
 }
 
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
-/// stripped, strict schemas made strict. Errors name `agent.tools[i]...`.
+/// stripped, strict schemas made strict. Errors name `agent.tools[i]...`; the `$ref`s of all
+/// OpenAPI tools together may copy at most [`REF_BUDGET_BYTES`] (`limit_exceeded` beyond).
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
     let mut ref_budget = Budget::new(REF_BUDGET_BYTES);

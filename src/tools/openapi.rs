@@ -24,14 +24,14 @@ const MAX_EXPANDED_DEPTH: usize = 128;
 /// OpenAI's limit on function names.
 const MAX_NAME_LEN: usize = 64;
 
-/// What inlining `$ref`s may copy for one request, all its OpenAPI tools together, counted as
-/// [`Budget`] counts it before each copy is made; past it projection fails with
-/// `limit_exceeded` at the tool's specification.
+/// What inlining `$ref`s may copy for one request, all its OpenAPI tools together, counted
+/// before each copy is made as the bytes of its strings and keys plus 16 per JSON value; past it
+/// projection fails with `limit_exceeded` at the tool's specification.
 ///
 /// 16 MiB: a million tokens, more than any model's context, is about 4 MiB of text, so no
 /// usable tool set comes near it; and a few refs to a large value can no longer be copied into
 /// gigabytes (600 refs to an 8 MB description asked for 4.8 GB).
-pub(crate) const REF_BUDGET_BYTES: usize = 16 << 20;
+pub const REF_BUDGET_BYTES: usize = 16 << 20;
 
 /// The document being projected, with the state of ref expansion.
 struct Resolver<'a> {
