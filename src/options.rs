@@ -11,42 +11,54 @@ use crate::request::wire::{self, Fields};
 /// The default `max_tokens` of Anthropic requests, which the API requires (§7.5).
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u64 = 4096;
 
-/// The wire names of the options an API understands (`None`: not supported), in the order of
-/// [`NUMBERS`] and then `stopSequences`.
-type Names = [Option<&'static str>; 8];
+/// The wire names of the options an API understands (`None`: not supported).
+struct WireNames {
+    temperature: Option<&'static str>,
+    max_output_tokens: Option<&'static str>,
+    top_p: Option<&'static str>,
+    top_k: Option<&'static str>,
+    frequency_penalty: Option<&'static str>,
+    presence_penalty: Option<&'static str>,
+    seed: Option<&'static str>,
+    stop_sequences: Option<&'static str>,
+}
 
 /// §7.1.5 / §7.6, OpenAI Chat column (images use it too, §7.3).
-const OPENAI_CHAT: Names = [
-    Some("temperature"),
-    Some("max_completion_tokens"),
-    Some("top_p"),
-    None,
-    Some("frequency_penalty"),
-    Some("presence_penalty"),
-    Some("seed"),
-    Some("stop"),
-];
+const OPENAI_CHAT: WireNames = WireNames {
+    temperature: Some("temperature"),
+    max_output_tokens: Some("max_completion_tokens"),
+    top_p: Some("top_p"),
+    top_k: None,
+    frequency_penalty: Some("frequency_penalty"),
+    presence_penalty: Some("presence_penalty"),
+    seed: Some("seed"),
+    stop_sequences: Some("stop"),
+};
 
-/// The Responses API (DESIGN.md §3): it rejects the penalties, `stop` and `seed` it does not have.
-const OPENAI_RESPONSES: Names =
-    [Some("temperature"), Some("max_output_tokens"), Some("top_p"), None, None, None, None, None];
+/// The Responses API (docs/design.md, "Dispatch"): it rejects the penalties, `stop` and `seed`
+/// it does not have.
+const OPENAI_RESPONSES: WireNames = WireNames {
+    temperature: Some("temperature"),
+    max_output_tokens: Some("max_output_tokens"),
+    top_p: Some("top_p"),
+    top_k: None,
+    frequency_penalty: None,
+    presence_penalty: None,
+    seed: None,
+    stop_sequences: None,
+};
 
 /// §7.6, Anthropic Messages column.
-const ANTHROPIC: Names =
-    [Some("temperature"), Some("max_tokens"), Some("top_p"), Some("top_k"), None, None, None, Some("stop_sequences")];
-
-/// The numeric options, in the order of [`Names`].
-fn numbers(options: &ModelOptions) -> [&Option<Value>; 7] {
-    [
-        &options.temperature,
-        &options.max_output_tokens,
-        &options.top_p,
-        &options.top_k,
-        &options.frequency_penalty,
-        &options.presence_penalty,
-        &options.seed,
-    ]
-}
+const ANTHROPIC: WireNames = WireNames {
+    temperature: Some("temperature"),
+    max_output_tokens: Some("max_tokens"),
+    top_p: Some("top_p"),
+    top_k: Some("top_k"),
+    frequency_penalty: None,
+    presence_penalty: None,
+    seed: None,
+    stop_sequences: Some("stop_sequences"),
+};
 
 /// Inserts every key of `extra` that `target` does not have yet.
 pub fn merge_absent(target: &mut Map, extra: &Map) {
@@ -84,16 +96,25 @@ fn as_map(options: &ModelOptions, write: fn(&ModelOptions, &mut Fields)) -> Map 
 
 /// The options `names` maps, then every additional property, set where `body` has no such key
 /// yet (§7.6: an option the API does not support is left out).
-fn write_options(options: &ModelOptions, names: &Names, body: &mut Fields) {
-    for (name, value) in names.iter().zip(numbers(options)) {
+fn write_options(options: &ModelOptions, names: &WireNames, body: &mut Fields) {
+    let numbers = [
+        (names.temperature, &options.temperature),
+        (names.max_output_tokens, &options.max_output_tokens),
+        (names.top_p, &options.top_p),
+        (names.top_k, &options.top_k),
+        (names.frequency_penalty, &options.frequency_penalty),
+        (names.presence_penalty, &options.presence_penalty),
+        (names.seed, &options.seed),
+    ];
+    for (name, value) in numbers {
         if let (Some(name), Some(value)) = (name, value) {
             body.set_absent(name, wire::json(value));
         }
     }
-    if let (Some(name), Some(stop)) = (names[7], &options.stop_sequences) {
+    if let (Some(name), Some(stop)) = (names.stop_sequences, &options.stop_sequences) {
         let mut written = wire::Array::new();
         for s in stop {
-            written.push(wire::text(s));
+            written.str(s);
         }
         body.set_absent(name, written.finish());
     }
@@ -121,5 +142,5 @@ pub(crate) fn write_openai_responses(options: &ModelOptions, body: &mut Fields) 
 /// default goes in exactly when neither the options nor `additionalProperties` set it).
 pub(crate) fn write_anthropic(options: &ModelOptions, body: &mut Fields) {
     write_options(options, &ANTHROPIC, body);
-    body.set_absent("max_tokens", crate::text::number("", ANTHROPIC_DEFAULT_MAX_TOKENS, ""));
+    body.set_absent("max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS.to_string());
 }

@@ -1,7 +1,8 @@
 //! buildChatArgs, buildRequest and the gen_ai tracing attributes (§7): dispatch by provider and apiType.
 //!
-//! DESIGN.md §3: provider `anthropic` speaks Anthropic Messages; every other provider is
-//! OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding, image).
+//! docs/design.md, "Dispatch": provider `anthropic` speaks Anthropic Messages; every other
+//! provider is OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding,
+//! image).
 
 mod gen_ai;
 mod http;
@@ -16,8 +17,6 @@ use crate::error::{Error, Result};
 use crate::json::Value;
 use crate::model::{Agent, Message};
 use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
-use crate::text;
-use wire::join;
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,26 +29,29 @@ pub enum Api {
 }
 
 impl Api {
-    /// The API of `agent` (DESIGN.md §3); an unknown `apiType` is an error at `agent.model.apiType`.
+    /// The API of `agent` (docs/design.md, "Dispatch"); an unknown `apiType` is an error at
+    /// `agent.model.apiType`.
     pub fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider() == "anthropic" {
             return Ok(Api::Anthropic);
         }
-        let other = agent.model.api_type();
-        // In the order of `API_TYPES`.
-        const APIS: [Api; 4] = [Api::OpenAiChat, Api::OpenAiResponses, Api::OpenAiEmbeddings, Api::OpenAiImages];
-        APIS.get(crate::json::key_index(other.as_bytes(), crate::model::agent_json::API_TYPES)).copied().ok_or_else(
-            || {
-                Error::invalid_input(
-                    "agent.model.apiType",
-                    join("unknown apiType `", other, "` (chat, responses, embedding, image)"),
-                )
-            },
-        )
+        match agent.model.api_type() {
+            "chat" => Ok(Api::OpenAiChat),
+            "responses" => Ok(Api::OpenAiResponses),
+            "embedding" => Ok(Api::OpenAiEmbeddings),
+            "image" => Ok(Api::OpenAiImages),
+            other => Err(Error::invalid_input(
+                "agent.model.apiType",
+                format!("unknown apiType `{other}` (chat, responses, embedding, image)"),
+            )),
+        }
     }
 }
 
 /// The request body for `agent` and `messages`, ready for `JSON.stringify` (§7).
+///
+/// Inlining the `$ref`s of OpenAPI tools may copy at most [`crate::tools::REF_BUDGET_BYTES`] in
+/// all (`limit_exceeded` at the tool's specification beyond).
 ///
 /// ```
 /// use llm_wire::{build_chat_args, Agent, Message};
@@ -87,9 +89,9 @@ pub fn build_chat_args_json(agent: &Value, messages: &Value) -> Result<Value> {
 
 /// `data:<media type>[;params][;base64],<data>` → (media type, data); `None` for anything else.
 pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
-    let rest = url.strip_prefix("data:")?;
-    let comma = text::find_byte(rest, b',')?;
-    Some((text::until(&rest[..comma], b';'), &rest[comma + 1..]))
+    let (header, data) = url.strip_prefix("data:")?.split_once(',')?;
+    let media_type = header.split_once(';').map_or(header, |(media_type, _)| media_type);
+    Some((media_type, data))
 }
 
 /// The text of system and developer messages, joined by blank lines: the top-level
@@ -114,7 +116,6 @@ pub(crate) fn system_text(messages: &[Message]) -> Option<String> {
 }
 
 /// A `tool` message without `metadata.tool_call_id`.
-#[inline(never)]
 pub(crate) fn missing_call_id(path: &str) -> Error {
     Error::invalid_input(
         wire::field(path, "metadata.tool_call_id"),
@@ -131,32 +132,28 @@ mod tests {
     use super::split_data_url;
 
     #[test]
-    fn split_data_url_is_the_split_once_and_split_it_replaces() {
-        fn reference(url: &str) -> Option<(&str, &str)> {
-            let (header, data) = url.strip_prefix("data:")?.split_once(',')?;
-            Some((header.split(';').next().unwrap_or_default(), data))
-        }
-        let urls = [
-            "",
-            "data:",
-            "data:,",
-            "data:;,",
-            "data:image/png;base64,AAAA",
-            "data:image/png,a,b",
-            "data:,x",
-            "data:;base64,x",
-            "data:a;b;c,d;e,f",
-            "data:image/png",
-            "data:image/png;base64",
-            "DATA:a,b",
-            "xdata:a,b",
-            "data:é;ü,日本",
-            "data:audio/wav;codecs=1,",
-            "data:,,",
-            "data:;;,;",
+    fn split_data_url_takes_the_media_type_before_parameters_and_the_data_after_the_comma() {
+        let cases = [
+            ("", None),
+            ("data:", None),
+            ("data:image/png", None),
+            ("data:image/png;base64", None),
+            ("DATA:a,b", None),
+            ("xdata:a,b", None),
+            ("data:,", Some(("", ""))),
+            ("data:;,", Some(("", ""))),
+            ("data:,x", Some(("", "x"))),
+            ("data:,,", Some(("", ","))),
+            ("data:;base64,x", Some(("", "x"))),
+            ("data:;;,;", Some(("", ";"))),
+            ("data:image/png;base64,AAAA", Some(("image/png", "AAAA"))),
+            ("data:image/png,a,b", Some(("image/png", "a,b"))),
+            ("data:a;b;c,d;e,f", Some(("a", "d;e,f"))),
+            ("data:audio/wav;codecs=1,", Some(("audio/wav", ""))),
+            ("data:é;ü,日本", Some(("é", "日本"))),
         ];
-        for url in urls {
-            assert_eq!(split_data_url(url), reference(url), "{url:?}");
+        for (url, split) in cases {
+            assert_eq!(split_data_url(url), split, "{url:?}");
         }
     }
 }

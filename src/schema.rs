@@ -1,4 +1,4 @@
-//! Property lists → JSON Schema (§7.1.4), strict mode included (DESIGN.md §3).
+//! Property lists → JSON Schema (§7.1.4), strict mode included (docs/design.md, "Dispatch").
 //!
 //! Strict mode is what OpenAI's structured outputs accept: every property is listed in
 //! `required`, a property that was optional becomes nullable instead, and every object closes
@@ -6,18 +6,23 @@
 //! (so `required` keeps the declared order); schemas that arrive as JSON Schema (MCP, OpenAPI,
 //! custom tools) are made strict by [`make_strict`].
 
+use std::collections::HashSet;
+
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::Property;
-use crate::request::wire::{join, json as json_text, member, Array, Fields};
+use crate::request::wire::{json as json_text, Array, Fields};
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
-    const TYPES: [&str; 5] = ["integer", "number", "boolean", "array", "object"];
-    TYPES
-        .get(crate::json::key_index(kind.as_bytes(), "integer float boolean array object"))
-        .copied()
-        .unwrap_or("string")
+    match kind {
+        "integer" => "integer",
+        "float" => "number",
+        "boolean" => "boolean",
+        "array" => "array",
+        "object" => "object",
+        _ => "string",
+    }
 }
 
 /// §7.1.4 `schema_to_wire`: `{type: "object", properties, required?}`; `required` is left out
@@ -26,7 +31,8 @@ pub fn to_schema(properties: &[Property]) -> Value {
     object_schema(properties, false)
 }
 
-/// The strict form of [`to_schema`] (DESIGN.md §3), for structured output and strict tools.
+/// The strict form of [`to_schema`] (docs/design.md, "Dispatch"), for structured output and
+/// strict tools.
 pub fn to_strict_schema(properties: &[Property]) -> Value {
     object_schema(properties, true)
 }
@@ -40,14 +46,13 @@ pub(crate) fn object_schema(properties: &[Property], strict: bool) -> Value {
 /// `{type: kind, properties, required?}`; strict, every property is required, those that were
 /// optional made nullable as they are built (what [`make_nullable`] makes of them).
 fn typed_object_schema(properties: &[Property], strict: bool, kind: Value) -> Value {
-    let mut props = Map::new();
-    let mut required = Vec::new();
-    for prop in properties {
-        props.insert(prop.name.clone(), property_schema(prop, strict, strict && !prop.required));
-        if strict || prop.required {
-            required.push(Value::String(prop.name.clone()));
-        }
-    }
+    // A name given twice keeps its last schema.
+    let props: Map = properties
+        .iter()
+        .map(|prop| (prop.name.clone(), property_schema(prop, strict, strict && !prop.required)))
+        .collect();
+    let required =
+        properties.iter().filter(|prop| strict || prop.required).map(|prop| Value::String(prop.name.clone())).collect();
     object_value(kind, props, required, strict)
 }
 
@@ -147,17 +152,19 @@ pub fn make_strict(schema: &mut Value) {
             Some(Value::Array(names)) => names.iter().filter_map(|n| n.as_str().map(str::to_owned)).collect(),
             _ => Vec::new(),
         };
+        let is_required: HashSet<&str> = was_required.iter().map(String::as_str).collect();
         let mut required: Vec<Value> = Vec::new();
         if let Some(Value::Object(props)) = map.get_mut("properties") {
             for (name, sub) in props.iter_mut() {
                 make_strict(sub);
-                if !was_required.contains(name) {
+                if !is_required.contains(name.as_str()) {
                     make_nullable(sub);
                 }
             }
             let declared = was_required.iter().filter(|n| props.contains_key(n.as_str()));
             required.extend(declared.map(|n| Value::String(n.clone())));
-            required.extend(props.keys().filter(|k| !was_required.contains(k)).map(|k| Value::String(k.clone())));
+            let others = props.keys().filter(|k| !is_required.contains(k.as_str()));
+            required.extend(others.map(|k| Value::String(k.clone())));
         } else {
             map.insert("properties".into(), Value::Object(Map::new()));
         }
@@ -186,67 +193,57 @@ pub fn make_strict(schema: &mut Value) {
 pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: &Map) -> String {
     let Value::Object(map) = schema else { return json_text(schema) };
     let unbound = Map::new();
-    let strict_object =
-        strict && (member(map, "type").is_some_and(|t| t == "object") || member(map, "properties").is_some());
-    // The members written again below are not copied first: a strict object's `properties`
-    // would otherwise be written as text at every level of nesting and thrown away, and an
-    // emptied `required` would need taking out. Strict, the subschemas (`items`, the
-    // combinators, the definitions) are written strict in their place.
-    const KEYS: &str = "properties required additionalProperties items anyOf oneOf allOf $defs definitions";
+    let strict_object = strict && (map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties"));
+    let binds = !bound.is_empty();
     let mut out = Fields::new();
     for (key, value) in map {
-        let at = crate::json::key_index(key.as_bytes(), KEYS);
-        let rewritten = match at {
-            0 => strict_object || (!bound.is_empty() && value.is_object()),
-            1 => strict_object || (!bound.is_empty() && value.is_array()),
-            2 => strict_object,
-            _ => false,
-        };
-        if rewritten {
-            continue;
-        }
-        let written = match value {
-            _ if strict && at == 3 => write_schema(value, true, false, &unbound),
-            Value::Array(options) if strict && (4..=6).contains(&at) => {
+        let written = match key.as_str() {
+            // Written below, rewritten: not written here to be replaced.
+            "properties" if strict_object || (binds && value.is_object()) => continue,
+            "required" if strict_object || (binds && value.is_array()) => continue,
+            "additionalProperties" if strict_object => continue,
+            // Strict, the subschemas are written strict in their place.
+            "items" if strict => write_schema(value, true, false, &unbound),
+            "anyOf" | "oneOf" | "allOf" if strict && value.is_array() => {
                 let mut written = Array::new();
-                for option in options {
+                for option in value.as_array().into_iter().flatten() {
                     written.push(write_schema(option, true, false, &unbound));
                 }
                 written.finish()
             }
-            Value::Object(defs) if strict && (7..=8).contains(&at) => {
+            "$defs" | "definitions" if strict && value.is_object() => {
                 let mut written = Fields::new();
-                defs.iter().for_each(|(name, def)| written.set(name, write_schema(def, true, false, &unbound)));
+                for (name, def) in value.as_object().into_iter().flatten() {
+                    written.set(name, write_schema(def, true, false, &unbound));
+                }
                 written.finish()
             }
             _ => json_text(value),
         };
         out.set(key, written);
     }
-    let mut was_required: Vec<&str> = Vec::new();
-    if let Some(Value::Array(names)) = member(map, "required") {
-        for name in names {
-            if let Some(name) = name.as_str() {
-                was_required.push(name);
-            }
-        }
-    }
-    let props = match member(map, "properties") {
+    // The declared names in order (repeats kept, as `make_strict` keeps them), and as a set.
+    let was_required: Vec<&str> = match map.get("required") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let is_required: HashSet<&str> = was_required.iter().copied().collect();
+    let props = match map.get("properties") {
         Some(Value::Object(props)) => Some(props),
         _ => None,
     };
     // Not strict, a property is written as it is (`write_schema` then writes what `json` does).
-    if strict_object || (props.is_some() && !bound.is_empty()) {
+    if strict_object || (props.is_some() && binds) {
         let mut properties = Fields::new();
         for (name, sub) in props.unwrap_or(&unbound).iter().filter(|(name, _)| !bound.contains_key(name)) {
-            let optional = !was_required.contains(&name.as_str());
+            let optional = !is_required.contains(name.as_str());
             properties.set(name, write_schema(sub, strict_object, strict_object && optional, &unbound));
         }
         out.set("properties", properties.finish());
     }
     if strict_object {
         let props = props.unwrap_or(&unbound);
-        // The names as JSON text: the declared ones first, in their order, then the others.
+        // The declared names first, in their order, then the others.
         let mut required = Array::new();
         for &name in &was_required {
             if props.contains_key(name) && !bound.contains_key(name) {
@@ -254,16 +251,16 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
             }
         }
         for name in props.keys() {
-            if !was_required.contains(&name.as_str()) && !bound.contains_key(name) {
+            if !is_required.contains(name.as_str()) && !bound.contains_key(name) {
                 required.str(name);
             }
         }
-        if bound.is_empty() || !required.is_empty() {
+        if !binds || !required.is_empty() {
             out.set("required", required.finish());
         }
         out.bool("additionalProperties", false);
-    } else if !bound.is_empty() {
-        if let Some(Value::Array(names)) = member(map, "required") {
+    } else if binds {
+        if let Some(Value::Array(names)) = map.get("required") {
             let mut kept = Array::new();
             for name in names {
                 if !matches!(name.as_str(), Some(n) if bound.contains_key(n)) {
@@ -276,15 +273,15 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
     }
     if nullable {
-        if let Some(Value::Array(values)) = member(map, "enum") {
+        if let Some(Value::Array(values)) = map.get("enum") {
             if !values.contains(&Value::Null) {
                 out.set("enum", with_last(values, "null"));
             }
         }
-        let kinds = match member(map, "type") {
+        let kinds = match map.get("type") {
             Some(Value::Array(kinds)) => kinds.as_slice(),
             Some(kind @ Value::String(_)) => std::slice::from_ref(kind),
-            _ => return join(r#"{"anyOf":["#, &out.finish(), r#",{"type":"null"}]}"#),
+            _ => return format!(r#"{{"anyOf":[{},{{"type":"null"}}]}}"#, out.finish()),
         };
         // A type that is `"null"`, or lists it, stays as it is.
         if !kinds.iter().any(|k| k == "null") {

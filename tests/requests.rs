@@ -3,6 +3,8 @@
 
 #[path = "requests/anthropic.rs"]
 mod anthropic;
+#[path = "requests/big_inputs.rs"]
+mod big_inputs;
 #[path = "requests/chat.rs"]
 mod chat;
 #[path = "requests/continuity.rs"]
@@ -83,6 +85,12 @@ fn text_body(agent: &Value, messages: &Value) -> Option<Result<String, Error>> {
 /// Asserts an `invalid_input` error at exactly `path`.
 pub fn assert_invalid_at(error: &Error, path: &str) {
     assert_eq!(error.code, ErrorCode::InvalidInput, "{error}");
+    assert_eq!(error.path.as_deref(), Some(path), "{error}");
+}
+
+/// Asserts a `limit_exceeded` error at exactly `path`.
+pub fn assert_limit_at(error: &Error, path: &str) {
+    assert_eq!(error.code, ErrorCode::LimitExceeded, "{error}");
     assert_eq!(error.path.as_deref(), Some(path), "{error}");
 }
 

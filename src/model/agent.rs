@@ -1,4 +1,5 @@
-//! The inputs of DESIGN.md §2 (Prompty shapes): agent, model, options, properties, tools, messages.
+//! The inputs (Prompty shapes; docs/design.md, "Inputs"): agent, model, options, properties,
+//! tools, messages.
 //!
 //! These are plain typed structs. Reading them from JSON (with an exact `path` on every
 //! `invalid_input` error) lives in `agent_json`, beside them: `Agent::from_json`,

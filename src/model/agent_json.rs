@@ -1,49 +1,83 @@
 //! Reading Agent and Message from JSON, with an exact path on every invalid_input error.
 //!
 //! Readers take the path of the value they read (`agent.tools[1]`) and extend it for every
-//! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`.
-//!
-//! Written for size: one typed field reader and one "expected …, got …" error for every kind
-//! of field, one loop (`each`) over the lists of tools, properties, messages and parts,
-//! messages built with `concat` rather than `format!`. Values are filled in place (a blank
-//! agent, tool, property or message first, its fields written by readers that return only the
-//! error), so a failure drops the one half-read value instead of a ladder of parts, and no
-//! call site copies out a `Result`.
+//! field, so an error names the exact place: `agent.tools[1].parameters[0].kind`. Every reader
+//! returns what it read; the first error found ends the read.
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
 use crate::request::wire::{field, index};
-use crate::text::concat;
 
-// The closed lists of values, space-separated (as `json::key_index` reads them).
-const KINDS: &str = "string integer float boolean array object";
-const ROLES: &str = "system developer user assistant tool";
-/// The content part kinds (also read by the OpenAI Chat request writer).
-pub(crate) const PART_KINDS: &str = "text image audio file";
-/// The `apiType` values (also read by `request::Api::of`).
-pub(crate) const API_TYPES: &str = "chat responses embedding image";
+const PROPERTY_KINDS: &[&str] = &["string", "integer", "float", "boolean", "array", "object"];
+const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
+const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
+const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
+const MODEL_OPTIONS: &[&str] = &[
+    "temperature",
+    "maxOutputTokens",
+    "topP",
+    "topK",
+    "frequencyPenalty",
+    "presencePenalty",
+    "stopSequences",
+    "seed",
+    "allowMultipleToolCalls",
+    "additionalProperties",
+];
 
-const STRING: &str = "a string";
-const BOOLEAN: &str = "a boolean";
-const NUMBER: &str = "a number";
-const ARRAY: &str = "an array";
-const OBJECT: &str = "an object";
+/// The JSON types, as the error messages name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JsonType {
+    Null,
+    Boolean,
+    Number,
+    String,
+    Array,
+    Object,
+}
 
-/// A JSON object being read, with its path. Its readers are kept out of line: they are called
-/// from dozens of places in this cold code, and inlined copies only made the module bigger.
+impl JsonType {
+    fn of(value: &Value) -> JsonType {
+        match value {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(_) => JsonType::Number,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "a boolean",
+            JsonType::Number => "a number",
+            JsonType::String => "a string",
+            JsonType::Array => "an array",
+            JsonType::Object => "an object",
+        }
+    }
+}
+
+/// `expected <want>, got <the type of got>`: a value of the wrong JSON type at `path`.
+fn wrong_type(path: String, want: JsonType, got: &Value) -> Error {
+    Error::invalid_input(path, format!("expected {}, got {}", want.name(), JsonType::of(got).name()))
+}
+
+/// A JSON object being read, with its path.
 struct Obj<'a> {
     map: &'a Map,
     path: &'a str,
 }
 
 impl<'a> Obj<'a> {
-    #[inline(never)]
     fn new(value: &'a Value, path: &'a str) -> Result<Self> {
         match value {
             Value::Object(map) => Ok(Obj { map, path }),
-            other => Err(wrong(path.to_owned(), OBJECT, other)),
+            other => Err(wrong_type(path.to_owned(), JsonType::Object, other)),
         }
     }
 
@@ -52,458 +86,331 @@ impl<'a> Obj<'a> {
     }
 
     /// The field, with JSON `null` read as absent.
-    #[inline(never)]
     fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
 
-    /// The field when it is of the JSON type `want` (one of the type names above).
-    #[inline(never)]
-    fn typed(&self, key: &str, want: &str) -> Result<Option<&'a Value>> {
+    /// The field when present, which must then be of the JSON type `want`.
+    fn typed(&self, key: &str, want: JsonType) -> Result<Option<&'a Value>> {
         match self.get(key) {
-            Some(value) if type_name(value) != want => Err(wrong(self.at(key), want, value)),
+            Some(value) if JsonType::of(value) != want => Err(wrong_type(self.at(key), want, value)),
             found => Ok(found),
         }
     }
 
-    /// A string field, borrowed.
-    #[inline(never)]
-    fn str_of(&self, key: &str) -> Result<Option<&'a str>> {
-        Ok(self.typed(key, STRING)?.and_then(Value::as_str))
+    fn str(&self, key: &str) -> Result<Option<&'a str>> {
+        Ok(self.typed(key, JsonType::String)?.and_then(Value::as_str))
     }
 
-    // The string readers write into the field they fill and return only the error (one word):
-    // a returned `Result<String>` is copied out and matched at every call site.
-
-    /// A string field into `slot`, `None` when absent (or empty, unless `keep_empty`).
-    #[inline(never)]
-    fn opt_str(&self, key: &str, slot: &mut Option<String>, keep_empty: bool) -> Result<()> {
-        *slot = self.str_of(key)?.filter(|s| keep_empty || !s.is_empty()).map(str::to_owned);
-        Ok(())
+    /// A string field, empty when absent.
+    fn string(&self, key: &str) -> Result<String> {
+        Ok(self.str(key)?.unwrap_or_default().to_owned())
     }
 
-    /// A string field into `slot`, empty when absent.
-    #[inline(never)]
-    fn str_or_empty(&self, key: &str, slot: &mut String) -> Result<()> {
-        *slot = self.str_of(key)?.unwrap_or_default().to_owned();
-        Ok(())
-    }
-
-    /// A string that must be present and non-empty.
-    #[inline(never)]
-    fn req_str(&self, key: &str, slot: &mut String) -> Result<()> {
-        self.str_or_empty(key, slot)?;
-        if slot.is_empty() {
-            return Err(Error::invalid_input(self.at(key), concat(&["`", key, "` is required"])));
+    /// A string field that must be present and non-empty.
+    fn required_string(&self, key: &str) -> Result<String> {
+        let read = self.string(key)?;
+        if read.is_empty() {
+            return Err(Error::invalid_input(self.at(key), format!("`{key}` is required")));
         }
-        Ok(())
+        Ok(read)
     }
 
-    /// A string from a closed list of values (space-separated).
-    #[inline(never)]
-    fn one_of(&self, key: &str, allowed: &str, default: Option<&str>, slot: &mut String) -> Result<()> {
-        let got = match (self.str_of(key)?, default) {
-            (Some(s), _) if crate::json::key_index(s.as_bytes(), allowed) != usize::MAX => s,
-            (None, Some(d)) => d,
-            (Some(s), _) => return Err(self.not_one_of(key, allowed, &crate::json::write::quoted(s))),
-            (None, None) => return Err(self.not_one_of(key, allowed, "nothing")),
+    /// A string field, `None` when absent or empty.
+    fn non_empty_string(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.str(key)?.filter(|s| !s.is_empty()).map(str::to_owned))
+    }
+
+    /// A string field, `None` only when absent.
+    fn optional_string(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.str(key)?.map(str::to_owned))
+    }
+
+    /// A string from a closed list of values; `default` when absent (an error without one).
+    fn one_of(&self, key: &str, allowed: &[&str], default: Option<&str>) -> Result<String> {
+        let got = match (self.str(key)?, default) {
+            (Some(s), _) if allowed.contains(&s) => return Ok(s.to_owned()),
+            (None, Some(default)) => return Ok(default.to_owned()),
+            (Some(s), _) => crate::json::write::quoted(s),
+            (None, None) => "nothing".to_owned(),
         };
-        *slot = got.to_owned();
-        Ok(())
+        Err(Error::invalid_input(self.at(key), format!("expected one of {}, got {got}", allowed.join(", "))))
     }
 
-    fn not_one_of(&self, key: &str, allowed: &str, got: &str) -> Error {
-        let mut message = String::from("expected one of ");
-        // The lists are ASCII: a byte is its char.
-        for &b in allowed.as_bytes() {
-            match b {
-                b' ' => message.push_str(", "),
-                b => message.push(char::from(b)),
-            }
-        }
-        message.push_str(", got ");
-        message.push_str(got);
-        Error::invalid_input(self.at(key), message)
+    fn bool(&self, key: &str) -> Result<Option<bool>> {
+        Ok(self.typed(key, JsonType::Boolean)?.and_then(Value::as_bool))
     }
 
-    #[inline(never)]
-    fn opt_bool(&self, key: &str) -> Result<Option<bool>> {
-        Ok(self.typed(key, BOOLEAN)?.and_then(Value::as_bool))
+    /// A boolean field, false when absent.
+    fn flag(&self, key: &str) -> Result<bool> {
+        Ok(self.bool(key)?.unwrap_or(false))
     }
 
-    /// A boolean field into `slot`, false when absent.
-    #[inline(never)]
-    fn flag(&self, key: &str, slot: &mut bool) -> Result<()> {
-        *slot = self.opt_bool(key)?.unwrap_or(false);
-        Ok(())
+    /// A number field, kept as the JSON number it is.
+    fn number(&self, key: &str) -> Result<Option<Value>> {
+        Ok(self.typed(key, JsonType::Number)?.cloned())
     }
 
-    /// An object field, copied into `slot` (empty when absent).
-    #[inline(never)]
-    fn map_into(&self, key: &str, slot: &mut Map) -> Result<()> {
-        *slot = self.opt_object(key)?.cloned().unwrap_or_default();
-        Ok(())
+    /// An array field, empty when absent.
+    fn array(&self, key: &str) -> Result<&'a [Value]> {
+        Ok(self.typed(key, JsonType::Array)?.and_then(Value::as_array).map_or(&[], Vec::as_slice))
     }
 
-    #[inline(never)]
-    fn opt_number(&self, key: &str, slot: &mut Option<Value>) -> Result<()> {
-        *slot = self.typed(key, NUMBER)?.cloned();
-        Ok(())
+    fn object(&self, key: &str) -> Result<Option<&'a Map>> {
+        Ok(self.typed(key, JsonType::Object)?.and_then(Value::as_object))
     }
 
-    fn opt_array(&self, key: &str) -> Result<&'a [Value]> {
-        Ok(self.typed(key, ARRAY)?.and_then(Value::as_array).map_or(&[], Vec::as_slice))
-    }
-
-    fn opt_object(&self, key: &str) -> Result<Option<&'a Map>> {
-        Ok(self.typed(key, OBJECT)?.and_then(Value::as_object))
-    }
-
-    #[inline(never)]
-    fn strings(&self, key: &str, slot: &mut Option<Vec<String>>) -> Result<()> {
-        if self.get(key).is_none() {
-            return Ok(());
-        }
+    /// An array of strings, `None` when absent.
+    fn strings(&self, key: &str) -> Result<Option<Vec<String>>> {
+        let Some(list) = self.typed(key, JsonType::Array)? else { return Ok(None) };
         let path = self.at(key);
-        let strings = slot.insert(Vec::new());
-        for (i, item) in self.opt_array(key)?.iter().enumerate() {
-            match item {
-                Value::String(s) => strings.push(s.clone()),
-                other => return Err(wrong(index(&path, i), STRING, other)),
-            }
-        }
-        Ok(())
+        let read = read_list(list, &path, |item, item_path| match item {
+            Value::String(s) => Ok(s.clone()),
+            other => Err(wrong_type(item_path.to_owned(), JsonType::String, other)),
+        })?;
+        Ok(Some(read))
     }
 
-    /// A property list appended onto `slot` (empty): an array, or Prompty's `{properties: [...]}`
-    /// wrapper.
-    #[inline(never)]
-    fn properties(&self, key: &str, slot: &mut Vec<Property>) -> Result<()> {
+    /// A property list: an array, or Prompty's `{properties: [...]}` wrapper; empty when absent.
+    fn properties(&self, key: &str) -> Result<Vec<Property>> {
         let path = self.at(key);
         match self.get(key) {
-            None => Ok(()),
+            None => Ok(Vec::new()),
             Some(Value::Object(map)) if map.contains_key("properties") => {
-                Obj { map, path: &path }.properties("properties", slot)
+                Obj { map, path: &path }.properties("properties")
             }
-            Some(value) => read_properties(value, &path, slot),
+            Some(value) => read_properties(value, &path),
         }
     }
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => BOOLEAN,
-        Value::Number(_) => NUMBER,
-        Value::String(_) => STRING,
-        Value::Array(_) => ARRAY,
-        Value::Object(_) => OBJECT,
-    }
-}
-
-/// `expected <want>, got <what value is>` at `path`.
-#[inline(never)]
-fn wrong(path: String, want: &str, got: &Value) -> Error {
-    Error::invalid_input(path, concat(&["expected ", want, ", got ", type_name(got)]))
-}
-
-/// Reads every element of the array `value` at `path` with `read`, given the element's path.
-/// One loop for every list, the element reader called through `dyn`.
-#[inline(never)]
-fn each(value: &Value, path: &str, read: &mut dyn FnMut(&Value, &str) -> Result<()>) -> Result<()> {
-    let Value::Array(items) = value else { return Err(wrong(path.to_owned(), ARRAY, value)) };
-    for (i, item) in items.iter().enumerate() {
-        read(item, &index(path, i))?;
-    }
-    Ok(())
+/// Every element of the array `value` at `path`, read with `read` given the element's path.
+fn read_list<T>(value: &Value, path: &str, mut read: impl FnMut(&Value, &str) -> Result<T>) -> Result<Vec<T>> {
+    let Value::Array(items) = value else { return Err(wrong_type(path.to_owned(), JsonType::Array, value)) };
+    items.iter().enumerate().map(|(i, item)| read(item, &index(path, i))).collect()
 }
 
 impl Agent {
-    /// Reads an agent (DESIGN.md §2); errors carry paths starting with `agent`.
+    /// Reads an agent (docs/design.md, "Inputs"); errors carry paths starting with `agent`.
     pub fn from_json(value: &Value) -> Result<Agent> {
         let agent = Obj::new(value, "agent")?;
-        // Filled in place: a failure drops the one agent, not a ladder of half-read parts.
-        let mut read = Agent::default();
-        match agent.get("model") {
+        let model = match agent.get("model") {
             // Prompty's shorthand: `model: "gpt-4o"`.
-            Some(Value::String(id)) if !id.is_empty() => read.model.id = id.clone(),
-            Some(model) => read_model(model, &agent.at("model"), &mut read.model)?,
+            Some(Value::String(id)) if !id.is_empty() => Model { id: id.clone(), ..Model::default() },
+            Some(model) => read_model(model, &agent.at("model"))?,
             None => return Err(Error::invalid_input("agent.model.id", "the model id is required")),
-        }
-        if let Some(list) = agent.get("tools") {
-            each(list, &agent.at("tools"), &mut |item, path| read_tool(item, path, &mut read.tools))?;
-        }
-        agent.properties("outputs", &mut read.outputs)?;
-        Ok(read)
+        };
+        let tools = match agent.get("tools") {
+            Some(list) => read_list(list, &agent.at("tools"), read_tool)?,
+            None => Vec::new(),
+        };
+        let outputs = agent.properties("outputs")?;
+        Ok(Agent { model, tools, outputs })
     }
 }
 
-fn read_model(value: &Value, path: &str, read: &mut Model) -> Result<()> {
+fn read_model(value: &Value, path: &str) -> Result<Model> {
     let model = Obj::new(value, path)?;
-    if let Some(options) = model.get("options") {
-        read_options(options, &model.at("options"), &mut read.options)?;
-    }
-    model.req_str("id", &mut read.id)?;
-    model.str_or_empty("provider", &mut read.provider)?;
-    model.one_of("apiType", API_TYPES, Some("chat"), &mut read.api_type)?;
-    Ok(())
+    let options = match model.get("options") {
+        Some(options) => read_options(options, &model.at("options"))?,
+        None => ModelOptions::default(),
+    };
+    let id = model.required_string("id")?;
+    let provider = model.string("provider")?;
+    let api_type = model.one_of("apiType", API_TYPES, Some("chat"))?;
+    Ok(Model { id, provider, api_type, options })
 }
 
-fn read_options(value: &Value, path: &str, read: &mut ModelOptions) -> Result<()> {
+fn read_options(value: &Value, path: &str) -> Result<ModelOptions> {
     let options = Obj::new(value, path)?;
-    const KNOWN: &str = "temperature maxOutputTokens topP topK frequencyPenalty presencePenalty stopSequences seed \
-                         allowMultipleToolCalls additionalProperties";
     // A misspelt or provider-specific option would otherwise vanish without a trace.
-    if let Some(key) = options.map.keys().find(|k| crate::json::key_index(k.as_bytes(), KNOWN) == usize::MAX) {
+    if let Some(key) = options.map.keys().find(|key| !MODEL_OPTIONS.contains(&key.as_str())) {
         return Err(Error::invalid_input(
             options.at(key),
-            concat(&["unknown model option `", key, "`; provider-specific options go in `additionalProperties`"]),
+            format!("unknown model option `{key}`; provider-specific options go in `additionalProperties`"),
         ));
     }
-    // The keys a constant table, the slots beside them: no key is written to the stack.
-    const NUMBERS: [&str; 6] =
-        ["temperature", "maxOutputTokens", "topP", "topK", "frequencyPenalty", "presencePenalty"];
-    let slots = [
-        &mut read.temperature,
-        &mut read.max_output_tokens,
-        &mut read.top_p,
-        &mut read.top_k,
-        &mut read.frequency_penalty,
-        &mut read.presence_penalty,
-    ];
-    for (key, slot) in NUMBERS.iter().zip(slots) {
-        options.opt_number(key, slot)?;
-    }
-    options.strings("stopSequences", &mut read.stop_sequences)?;
-    options.opt_number("seed", &mut read.seed)?;
-    read.allow_multiple_tool_calls = options.opt_bool("allowMultipleToolCalls")?;
-    options.map_into("additionalProperties", &mut read.additional_properties)?;
-    Ok(())
+    // Read in this order, so the first bad option is the one reported.
+    let temperature = options.number("temperature")?;
+    let max_output_tokens = options.number("maxOutputTokens")?;
+    let top_p = options.number("topP")?;
+    let top_k = options.number("topK")?;
+    let frequency_penalty = options.number("frequencyPenalty")?;
+    let presence_penalty = options.number("presencePenalty")?;
+    let stop_sequences = options.strings("stopSequences")?;
+    let seed = options.number("seed")?;
+    let allow_multiple_tool_calls = options.bool("allowMultipleToolCalls")?;
+    let additional_properties = options.object("additionalProperties")?.cloned().unwrap_or_default();
+    Ok(ModelOptions {
+        temperature,
+        max_output_tokens,
+        top_p,
+        top_k,
+        frequency_penalty,
+        presence_penalty,
+        stop_sequences,
+        seed,
+        allow_multiple_tool_calls,
+        additional_properties,
+    })
 }
 
 impl Property {
     /// Reads a property list at `path` (for example `agent.outputs`).
     pub fn list_from_json(value: &Value, path: &str) -> Result<Vec<Property>> {
-        let mut properties = Vec::new();
-        read_properties(value, path, &mut properties)?;
-        Ok(properties)
+        read_properties(value, path)
     }
 }
 
-/// Reads a property list at `path` onto `properties`.
-fn read_properties(value: &Value, path: &str, properties: &mut Vec<Property>) -> Result<()> {
-    each(value, path, &mut |item, path| read_property(item, path, true, push_blank(properties, Property::default())))
+fn read_properties(value: &Value, path: &str) -> Result<Vec<Property>> {
+    read_list(value, path, |item, item_path| read_property(item, item_path, true))
 }
 
-/// `blank` pushed onto `list`, to be filled in place there.
-fn push_blank<T>(list: &mut Vec<T>, blank: T) -> &mut T {
-    list.push(blank);
-    let last = list.len() - 1;
-    &mut list[last]
-}
-
-/// Reads one property into `read`; `named` is false for array `items`, whose name means nothing.
-fn read_property(value: &Value, path: &str, named: bool, read: &mut Property) -> Result<()> {
+/// Reads one property; `named` is false for array `items`, whose name means nothing.
+fn read_property(value: &Value, path: &str, named: bool) -> Result<Property> {
     let prop = Obj::new(value, path)?;
-    if let Some(items) = prop.get("items") {
-        read_property(items, &prop.at("items"), false, read.items.insert(Box::default()))?;
-    }
-    read.enum_values = prop.typed("enumValues", ARRAY)?.and_then(Value::as_array).cloned();
-    if named {
-        prop.req_str("name", &mut read.name)?;
-    } else {
-        prop.str_or_empty("name", &mut read.name)?;
-    }
-    prop.one_of("kind", KINDS, None, &mut read.kind)?;
-    prop.opt_str("description", &mut read.description, false)?;
-    prop.flag("required", &mut read.required)?;
-    if prop.get("properties").is_some() {
-        prop.properties("properties", read.properties.insert(Vec::new()))?;
-    }
-    Ok(())
-}
-
-/// Reads one tool onto the end of `tools`, filled in place there.
-fn read_tool(value: &Value, path: &str, tools: &mut Vec<Tool>) -> Result<()> {
-    let tool = Obj::new(value, path)?;
-    let mut kind_name = String::new();
-    tool.req_str("kind", &mut kind_name)?;
-    let read = push_blank(
-        tools,
-        Tool {
-            name: String::new(),
-            description: None,
-            strict: false,
-            bindings: Map::new(),
-            kind: ToolKind::Function { parameters: Vec::new() },
-        },
-    );
-    tool.req_str("name", &mut read.name)?;
-    let name = &read.name;
-    // The kind's variant first, then its fields filled in place.
-    read.kind = match crate::json::key_index(kind_name.as_bytes(), "function prompty mcp openapi") {
-        0 => ToolKind::Function { parameters: Vec::new() },
-        1 => ToolKind::Prompty { path: String::new(), child_description: None, child_inputs: Vec::new() },
-        2 => ToolKind::Mcp { server_name: None, allowed_tools: None, tools: Vec::new() },
-        3 => ToolKind::OpenApi { specification: Value::Null },
-        _ => ToolKind::Custom { kind: kind_name, parameters_schema: None },
+    let items = match prop.get("items") {
+        Some(items) => Some(Box::new(read_property(items, &prop.at("items"), false)?)),
+        None => None,
     };
-    match &mut read.kind {
-        ToolKind::Function { parameters } => tool.properties("parameters", parameters)?,
-        ToolKind::Prompty { path, child_description, child_inputs } => {
-            let child_path = tool.at("child");
-            let child = match tool.get("child") {
-                Some(child) => Obj::new(child, &child_path)?,
-                None => {
-                    return Err(tool_fail(
-                        child_path,
-                        "prompty",
-                        name,
-                        "` must carry its loaded child ({description?, inputs})",
-                    ))
-                }
-            };
-            tool.str_or_empty("path", path)?;
-            child.opt_str("description", child_description, true)?;
-            child.properties("inputs", child_inputs)?;
-        }
-        ToolKind::Mcp { server_name, allowed_tools, tools } => {
-            tool.opt_str("serverName", server_name, true)?;
-            tool.strings("allowedTools", allowed_tools)?;
-            read_mcp_tools(&tool, name, tools)?;
-        }
-        ToolKind::OpenApi { specification } => read_specification(&tool, name, specification)?,
-        ToolKind::Custom { parameters_schema, .. } => {
-            *parameters_schema = tool.opt_object("parametersSchema")?.map(|m| Value::Object(m.clone()))
-        }
-    }
-    tool.opt_str("description", &mut read.description, false)?;
-    tool.flag("strict", &mut read.strict)?;
-    read_bindings(&tool, &mut read.bindings)?;
-    Ok(())
+    let enum_values = prop.typed("enumValues", JsonType::Array)?.and_then(Value::as_array).cloned();
+    let name = if named { prop.required_string("name")? } else { prop.string("name")? };
+    let kind = prop.one_of("kind", PROPERTY_KINDS, None)?;
+    let description = prop.non_empty_string("description")?;
+    let required = prop.flag("required")?;
+    let properties = match prop.get("properties") {
+        Some(_) => Some(prop.properties("properties")?),
+        None => None,
+    };
+    Ok(Property { name, kind, description, required, enum_values, properties, items })
 }
 
-/// `<kind> tool `<name><why>` at `path`: a tool that lacks what its kind needs.
-#[inline(never)]
-fn tool_fail(path: String, kind: &str, name: &str, why: &str) -> Error {
-    Error::invalid_input(path, concat(&[kind, " tool `", name, why]))
+fn read_tool(value: &Value, path: &str) -> Result<Tool> {
+    let tool = Obj::new(value, path)?;
+    let kind_name = tool.required_string("kind")?;
+    let name = tool.required_string("name")?;
+    let kind = match kind_name.as_str() {
+        "function" => ToolKind::Function { parameters: tool.properties("parameters")? },
+        "prompty" => read_prompty(&tool, &name)?,
+        "mcp" => read_mcp(&tool, &name)?,
+        "openapi" => ToolKind::OpenApi { specification: read_specification(&tool, &name)? },
+        _ => {
+            let parameters_schema = tool.object("parametersSchema")?.map(|schema| Value::Object(schema.clone()));
+            ToolKind::Custom { kind: kind_name, parameters_schema }
+        }
+    };
+    let description = tool.non_empty_string("description")?;
+    let strict = tool.flag("strict")?;
+    let bindings = read_bindings(&tool)?;
+    Ok(Tool { name, description, strict, bindings, kind })
 }
 
-/// `tools` into `slot`: the `tools/list` result's array, or the whole result object `{tools: [...]}`.
-fn read_mcp_tools(tool: &Obj<'_>, name: &str, slot: &mut Vec<Value>) -> Result<()> {
+/// A prompty tool, which carries its child already loaded: `{description?, inputs}`.
+fn read_prompty(tool: &Obj<'_>, name: &str) -> Result<ToolKind> {
+    let child_path = tool.at("child");
+    let Some(child) = tool.get("child") else {
+        return Err(Error::invalid_input(
+            child_path,
+            format!("prompty tool `{name}` must carry its loaded child ({{description?, inputs}})"),
+        ));
+    };
+    let child = Obj::new(child, &child_path)?;
+    let path = tool.string("path")?;
+    let child_description = child.optional_string("description")?;
+    let child_inputs = child.properties("inputs")?;
+    Ok(ToolKind::Prompty { path, child_description, child_inputs })
+}
+
+/// An MCP tool, which carries the server's `tools/list` result: its array, or the whole result
+/// object `{tools: [...]}`.
+fn read_mcp(tool: &Obj<'_>, name: &str) -> Result<ToolKind> {
+    let server_name = tool.optional_string("serverName")?;
+    let allowed_tools = tool.strings("allowedTools")?;
     let path = tool.at("tools");
     let tools = match tool.get("tools") {
-        Some(Value::Object(result)) => Obj { map: result, path: &path }.opt_array("tools")?,
-        Some(_) => tool.opt_array("tools")?,
-        None => return Err(tool_fail(path, "mcp", name, "` must carry the server's tools/list result")),
+        Some(Value::Object(result)) => Obj { map: result, path: &path }.array("tools")?,
+        Some(_) => tool.array("tools")?,
+        None => {
+            return Err(Error::invalid_input(
+                path,
+                format!("mcp tool `{name}` must carry the server's tools/list result"),
+            ))
+        }
     };
     for (i, item) in tools.iter().enumerate() {
-        Obj::new(item, &index(&path, i))?.req_str("name", &mut String::new())?;
+        Obj::new(item, &index(&path, i))?.required_string("name")?;
     }
-    *slot = tools.to_vec();
-    Ok(())
+    Ok(ToolKind::Mcp { server_name, allowed_tools, tools: tools.to_vec() })
 }
 
-/// `specification` into `slot`: an OpenAPI document as an object, or as JSON text.
-fn read_specification(tool: &Obj<'_>, name: &str, slot: &mut Value) -> Result<()> {
-    let why = match tool.get("specification") {
-        Some(doc @ Value::Object(_)) => {
-            *slot = doc.clone();
-            return Ok(());
-        }
+/// An OpenAPI document, given as an object or as JSON text.
+fn read_specification(tool: &Obj<'_>, name: &str) -> Result<Value> {
+    let path = tool.at("specification");
+    match tool.get("specification") {
+        Some(doc @ Value::Object(_)) => Ok(doc.clone()),
         Some(Value::String(text)) => match parse_value(text) {
-            Ok(doc @ Value::Object(_)) => {
-                *slot = doc;
-                return Ok(());
-            }
-            _ => "`: the specification is not a JSON object",
+            Ok(doc @ Value::Object(_)) => Ok(doc),
+            _ => Err(Error::invalid_input(
+                path,
+                format!("openapi tool `{name}`: the specification is not a JSON object"),
+            )),
         },
-        _ => "` must carry its OpenAPI 3 document",
-    };
-    Err(tool_fail(tool.at("specification"), "openapi", name, why))
+        _ => Err(Error::invalid_input(path, format!("openapi tool `{name}` must carry its OpenAPI 3 document"))),
+    }
 }
 
-/// `bindings` into `map` (empty): `{param: {input}}`, or Prompty's list form `[{name, input}]`.
-fn read_bindings(tool: &Obj<'_>, map: &mut Map) -> Result<()> {
+/// `bindings`: `{param: {input}}`, or Prompty's list form `[{name, input}]` (a name given twice
+/// keeps its last binding).
+fn read_bindings(tool: &Obj<'_>) -> Result<Map> {
     match tool.get("bindings") {
-        None => {}
-        Some(Value::Object(bindings)) => *map = bindings.clone(),
-        Some(Value::Array(items)) => {
-            let path = tool.at("bindings");
-            for (i, item) in items.iter().enumerate() {
-                let item_path = index(&path, i);
-                let binding = Obj::new(item, &item_path)?;
-                let mut name = String::new();
-                binding.req_str("name", &mut name)?;
-                map.insert(name, item.clone());
-            }
+        None => Ok(Map::new()),
+        Some(Value::Object(bindings)) => Ok(bindings.clone()),
+        Some(list @ Value::Array(_)) => {
+            let named = read_list(list, &tool.at("bindings"), |item, path| {
+                Ok((Obj::new(item, path)?.required_string("name")?, item.clone()))
+            })?;
+            Ok(named.into_iter().collect())
         }
-        Some(other) => return Err(wrong(tool.at("bindings"), OBJECT, other)),
+        Some(other) => Err(wrong_type(tool.at("bindings"), JsonType::Object, other)),
     }
-    Ok(())
 }
 
 impl Message {
     /// Reads a message list; errors carry paths starting with `messages`.
     pub fn list_from_json(value: &Value) -> Result<Vec<Message>> {
-        let mut messages = Vec::new();
-        each(value, "messages", &mut |item, path| {
-            read_message(item, path, push_blank(&mut messages, blank_message()))
-        })?;
-        Ok(messages)
+        read_list(value, "messages", read_message)
     }
 
     /// Reads one message at `path`.
     pub fn from_json(value: &Value, path: &str) -> Result<Message> {
-        let mut read = blank_message();
-        read_message(value, path, &mut read)?;
-        Ok(read)
+        read_message(value, path)
     }
 }
 
-/// A message to fill in place: no role, no parts, no metadata.
-fn blank_message() -> Message {
-    Message { role: String::new(), content: MessageContent::Parts(Vec::new()), metadata: Map::new() }
-}
-
-/// Reads one message into `read` (blank), filled in place.
-fn read_message(value: &Value, path: &str, read: &mut Message) -> Result<()> {
+fn read_message(value: &Value, path: &str) -> Result<Message> {
     let message = Obj::new(value, path)?;
-    match message.get("content") {
-        // The blank message's content: no parts.
-        None => {}
-        Some(Value::String(text)) => read.content = MessageContent::Text(text.clone()),
-        Some(list) => {
-            let mut parts = Vec::new();
-            each(list, &message.at("content"), &mut |item, path| {
-                read_part(item, path, push_blank(&mut parts, ContentPart::default()))
-            })?;
-            read.content = MessageContent::Parts(parts);
-        }
-    }
-    message.one_of("role", ROLES, None, &mut read.role)?;
-    message.map_into("metadata", &mut read.metadata)?;
-    Ok(())
+    let content = match message.get("content") {
+        None => MessageContent::Parts(Vec::new()),
+        Some(Value::String(text)) => MessageContent::Text(text.clone()),
+        Some(list) => MessageContent::Parts(read_list(list, &message.at("content"), read_part)?),
+    };
+    let role = message.one_of("role", ROLES, None)?;
+    let metadata = message.object("metadata")?.cloned().unwrap_or_default();
+    Ok(Message { role, content, metadata })
 }
 
-fn read_part(value: &Value, path: &str, read: &mut ContentPart) -> Result<()> {
+fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
     let part = Obj::new(value, path)?;
-    part.one_of("kind", PART_KINDS, None, &mut read.kind)?;
-    match part.get("value") {
-        Some(Value::String(s)) => read.value = s.clone(),
-        // The default part's value: empty.
-        None if read.kind == "text" => {}
-        _ => {
-            return Err(Error::invalid_input(
-                part.at("value"),
-                concat(&["a ", &read.kind, " part needs a string `value`"]),
-            ))
-        }
-    }
-    part.opt_str("mediaType", &mut read.media_type, false)?;
+    let kind = part.one_of("kind", PART_KINDS, None)?;
+    let value = match part.get("value") {
+        Some(Value::String(s)) => s.clone(),
+        None if kind == "text" => String::new(),
+        _ => return Err(Error::invalid_input(part.at("value"), format!("a {kind} part needs a string `value`"))),
+    };
+    let media_type = part.non_empty_string("mediaType")?;
     // §7.1.2: an empty detail is never sent, so it is not kept either.
-    part.opt_str("detail", &mut read.detail, false)?;
-    Ok(())
+    let detail = part.non_empty_string("detail")?;
+    Ok(ContentPart { kind, value, media_type, detail })
 }
 
 #[cfg(test)]

@@ -4,21 +4,42 @@
 use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::Agent;
-use crate::request::wire::{field, get, text, to_value, Array, Fields};
+use crate::request::wire::{text, to_value, Array, Fields};
 use crate::request::Api;
 
-/// Request keys that are the conversation or its machinery, not options.
-const NOT_OPTIONS: &str =
-    "model messages input instructions system prompt tools tool_choice response_format text stream stream_options";
+/// Whether a request key is an option, not the conversation or its machinery.
+fn is_option(key: &str) -> bool {
+    !matches!(
+        key,
+        "model"
+            | "messages"
+            | "input"
+            | "instructions"
+            | "system"
+            | "prompt"
+            | "tools"
+            | "tool_choice"
+            | "response_format"
+            | "text"
+            | "stream"
+            | "stream_options"
+    )
+}
 
-/// Request options that have a semantic-convention name (`OPTION_NAMES`, in order).
-const OPTION_KEYS: &str = "max_completion_tokens max_tokens max_output_tokens stop stop_sequences n encoding_format";
-const OPTION_NAMES: [&str; 7] =
-    ["max_tokens", "max_tokens", "max_tokens", "stop_sequences", "stop_sequences", "choice.count", "encoding_formats"];
+/// The semantic-convention name of a request option that has one.
+fn convention_name(key: &str) -> Option<&'static str> {
+    match key {
+        "max_completion_tokens" | "max_tokens" | "max_output_tokens" => Some("max_tokens"),
+        "stop" | "stop_sequences" => Some("stop_sequences"),
+        "n" => Some("choice.count"),
+        "encoding_format" => Some("encoding_formats"),
+        _ => None,
+    }
+}
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
-/// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from the response (a provider body or a `FinalMessage`) the usage,
-/// finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
+/// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from
+/// the response (a provider body or a `FinalMessage`) the usage, finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
 pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
     // Scalars and arrays of scalars only: the text always reads back.
     to_value(&write_gen_ai_attributes(agent, request, response)).unwrap_or(Value::Null)
@@ -40,21 +61,19 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
     }
     // A `buildRequest` result carries the body as JSON text.
     let parsed;
-    let request = match get(request, "body").and_then(Value::as_str) {
-        Some(text) if get(request, "url").is_some() => {
+    let request = match request.get("body").and_then(Value::as_str) {
+        Some(text) if request.get("url").is_some() => {
             parsed = parse_value(text).unwrap_or(Value::Null);
             &parsed
         }
         _ => request,
     };
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(k, _)| crate::json::key_index(k.as_bytes(), NOT_OPTIONS) == usize::MAX)
-        {
-            let at = crate::json::key_index(key.as_bytes(), OPTION_KEYS);
-            let attribute = field("gen_ai.request", OPTION_NAMES.get(at).copied().unwrap_or(key));
+        for (key, value) in body.iter().filter(|(key, _)| is_option(key)) {
+            let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {
-                // The conventions define these as arrays: `stop` and `encoding_format`.
-                Value::String(s) if at == 3 || at == 6 => {
+                // The conventions define these as arrays.
+                Value::String(s) if key == "stop" || key == "encoding_format" => {
                     let mut one = Array::new();
                     one.str(s);
                     attributes.set(&attribute, one.finish())
@@ -81,16 +100,16 @@ fn is_attribute_value(value: &Value) -> bool {
 
 fn add_response(attributes: &mut Fields, response: &Value) {
     for &key in &["id", "model"] {
-        if let Some(text) = get(response, key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
-            attributes.str(&field("gen_ai.response", key), text);
+        if let Some(text) = response.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            attributes.str(&format!("gen_ai.response.{key}"), text);
         }
     }
-    if let Some(usage) = get(response, "usage").filter(|u| u.is_object()) {
+    if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
         for (attribute, keys) in &[
             ("gen_ai.usage.input_tokens", ["prompt_tokens", "input_tokens", "inputTokens"]),
             ("gen_ai.usage.output_tokens", ["completion_tokens", "output_tokens", "outputTokens"]),
         ] {
-            if let Some(n) = keys.iter().find_map(|k| get(usage, k).filter(|v| v.is_number())) {
+            if let Some(n) = keys.iter().find_map(|k| usage.get(k).filter(|v| v.is_number())) {
                 attributes.value(attribute, n);
             }
         }
@@ -105,7 +124,7 @@ fn add_response(attributes: &mut Fields, response: &Value) {
 fn reason_of(value: &Value) -> Option<String> {
     ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
         .iter()
-        .find_map(|k| get(value, k).and_then(Value::as_str))
+        .find_map(|k| value.get(k).and_then(Value::as_str))
         .map(text)
 }
 
@@ -113,7 +132,7 @@ fn reason_of(value: &Value) -> Option<String> {
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
 fn finish_reasons(response: &Value) -> Array {
     let mut reasons = Array::new();
-    if let Some(Value::Array(choices)) = get(response, "choices") {
+    if let Some(Value::Array(choices)) = response.get("choices") {
         for choice in choices {
             if let Some(reason) = reason_of(choice) {
                 reasons.push(reason);
@@ -121,9 +140,9 @@ fn finish_reasons(response: &Value) -> Array {
         }
     } else if let Some(reason) = reason_of(response) {
         reasons.push(reason);
-    } else if get(response, "object").and_then(Value::as_str) == Some("response") {
-        let incomplete = get(response, "incomplete_details").and_then(|d| get(d, "reason")).and_then(Value::as_str);
-        if let Some(status) = incomplete.or_else(|| get(response, "status").and_then(Value::as_str)) {
+    } else if response.get("object").and_then(Value::as_str) == Some("response") {
+        let incomplete = response.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
+        if let Some(status) = incomplete.or_else(|| response.get("status").and_then(Value::as_str)) {
             reasons.str(status);
         }
     }

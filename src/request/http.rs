@@ -1,6 +1,8 @@
 //! buildRequest: a request body plus the URL, method and headers that send it (§7.8).
 
-use super::wire::{self, join, Fields};
+use std::collections::HashSet;
+
+use super::wire::{self, Fields};
 use super::{write_chat_args, Api};
 use crate::error::{Error, Result};
 use crate::json::value;
@@ -106,20 +108,18 @@ impl HttpRequest {
     }
 }
 
-/// The API root of providers whose address is public and fixed (`URLS` in the order of the
-/// provider names looked up).
+/// The API root of providers whose address is public and fixed.
 fn default_base_url(provider: &str) -> Option<&'static str> {
-    const URLS: [&str; 7] = [
-        "https://api.openai.com/v1",
-        "https://api.anthropic.com/v1",
-        "https://api.groq.com/openai/v1",
-        "https://api.deepseek.com/v1",
-        "https://api.mistral.ai/v1",
-        "https://openrouter.ai/api/v1",
-        "http://localhost:11434/v1",
-    ];
-    let at = crate::json::key_index(provider.as_bytes(), "openai anthropic groq deepseek mistral openrouter ollama");
-    URLS.get(at).copied()
+    match provider {
+        "openai" => Some("https://api.openai.com/v1"),
+        "anthropic" => Some("https://api.anthropic.com/v1"),
+        "groq" => Some("https://api.groq.com/openai/v1"),
+        "deepseek" => Some("https://api.deepseek.com/v1"),
+        "mistral" => Some("https://api.mistral.ai/v1"),
+        "openrouter" => Some("https://openrouter.ai/api/v1"),
+        "ollama" => Some("http://localhost:11434/v1"),
+        _ => None,
+    }
 }
 
 fn endpoint(api: Api) -> &'static str {
@@ -145,31 +145,32 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         None => default_base_url(provider).ok_or_else(|| {
             Error::invalid_input(
                 "options.baseUrl",
-                join("provider `", provider, "` has no default address: give a baseUrl"),
+                format!("provider `{provider}` has no default address: give a baseUrl"),
             )
         })?,
     };
-    let url = join(crate::text::trim_end_byte(base, b'/'), endpoint(api), "");
+    let url = format!("{}{}", base.trim_end_matches('/'), endpoint(api));
 
-    let mut headers = Vec::new();
-    header(&mut headers, "Content-Type", "application/json");
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let mut header = |name: &str, value: &str| headers.push((name.to_owned(), value.to_owned()));
+    header("Content-Type", "application/json");
     if let Some(key) = &options.api_key {
         match (api, provider) {
-            (Api::Anthropic, _) => header(&mut headers, "x-api-key", key),
-            (_, "azure") => header(&mut headers, "api-key", key),
-            _ => header(&mut headers, "Authorization", &join("Bearer ", key, "")),
+            (Api::Anthropic, _) => header("x-api-key", key),
+            (_, "azure") => header("api-key", key),
+            _ => header("Authorization", &format!("Bearer {key}")),
         }
     }
     if api == Api::Anthropic {
-        header(&mut headers, "anthropic-version", ANTHROPIC_VERSION);
+        header("anthropic-version", ANTHROPIC_VERSION);
     }
-    header(&mut headers, "User-Agent", USER_AGENT);
+    header("User-Agent", USER_AGENT);
 
     if options.stream {
         if api == Api::OpenAiEmbeddings {
             return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
         }
-        header(&mut headers, "Accept", "text/event-stream");
+        header("Accept", "text/event-stream");
         body.bool("stream", true);
         if api == Api::OpenAiChat {
             // Without it OpenAI Chat streams carry no usage at all. Only `additionalProperties`
@@ -185,17 +186,18 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
             }
         }
     }
-    for (name, value) in &options.headers {
-        headers.retain(|(built, _)| !built.eq_ignore_ascii_case(name));
-        header(&mut headers, name, value);
+    // A given header replaces the built one and any given earlier of the same name, in any case;
+    // read from the last, so each name is looked up once.
+    let mut given_names = HashSet::new();
+    let mut given = Vec::new();
+    for (name, value) in options.headers.iter().rev() {
+        if given_names.insert(name.to_ascii_lowercase()) {
+            given.push((name.clone(), value.clone()));
+        }
     }
+    headers.retain(|(name, _)| !given_names.contains(&name.to_ascii_lowercase()));
+    headers.extend(given.into_iter().rev());
     Ok(HttpRequest { url, method: "POST", headers, body: body.finish() })
-}
-
-/// Appends the header `name: value`.
-#[inline(never)]
-fn header(headers: &mut Vec<(String, String)>, name: &str, value: &str) {
-    headers.push((name.to_owned(), value.to_owned()));
 }
 
 #[cfg(test)]

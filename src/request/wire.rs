@@ -2,69 +2,50 @@
 //!
 //! The text is byte for byte what `serde_json` writes for the `Value` bodies of
 //! [`super::build_chat_args`]: object keys sorted (as [`crate::json::Map`] keeps them), a
-//! key set twice keeps its place and its last value, and values carried in from the input
-//! (metadata, options, schemas) are written as `serde_json` writes them (`json::write::value`),
-//! so numbers come out as they always did. Building no `Value` trees keeps their code out of
-//! the wasm module.
+//! key set twice keeps its last value, and values carried in from the input (metadata,
+//! options, schemas) are written as `serde_json` writes them (`json::write::value`), so numbers
+//! come out as they always did.
+
+use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
-use crate::json::{self, write};
-use crate::json::{Map, Value};
-use crate::text::concat;
+use crate::json::{self, write, Value};
 
 /// A JSON object being built: keys with their values as JSON text, written sorted by key.
-///
-/// Its methods are kept out of line: request building is cold, and inlining them into every
-/// call site only made the module bigger.
 #[derive(Debug, Default)]
-pub(crate) struct Fields(Vec<(String, String)>);
+pub(crate) struct Fields(BTreeMap<String, String>);
 
 impl Fields {
     pub(crate) fn new() -> Self {
-        Fields(Vec::new())
-    }
-
-    /// Where `key` is, or where it would go: the fields are kept sorted, so nothing is sorted
-    /// at the end (and no sort code is linked for it).
-    fn find(&self, key: &str) -> std::result::Result<usize, usize> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+        Fields(BTreeMap::new())
     }
 
     /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
-    #[inline(never)]
     pub(crate) fn set(&mut self, key: &str, json: String) {
-        match self.find(key) {
-            Ok(at) => self.0[at].1 = json,
-            Err(at) => self.0.insert(at, (key.to_owned(), json)),
-        }
+        self.0.insert(key.to_owned(), json);
     }
 
     /// Sets `key` only when it is not set yet (`merge_absent`).
-    #[inline(never)]
     pub(crate) fn set_absent(&mut self, key: &str, json: String) {
-        if let Err(at) = self.find(key) {
-            self.0.insert(at, (key.to_owned(), json));
+        if !self.0.contains_key(key) {
+            self.0.insert(key.to_owned(), json);
         }
     }
 
-    #[inline(never)]
     pub(crate) fn str(&mut self, key: &str, value: &str) {
         self.set(key, text(value));
     }
 
-    #[inline(never)]
     pub(crate) fn value(&mut self, key: &str, value: &Value) {
         self.set(key, json(value));
     }
 
     /// Sets `key` to `true` or `false`.
-    #[inline(never)]
     pub(crate) fn bool(&mut self, key: &str, value: bool) {
-        self.set(key, write::boolean(value).to_owned());
+        self.set(key, value.to_string());
     }
 
     /// The object as JSON text, keys in sorted order.
-    #[inline(never)]
     pub(crate) fn finish(self) -> String {
         let mut out = String::from("{");
         for (i, (key, value)) in self.0.iter().enumerate() {
@@ -84,15 +65,13 @@ impl Fields {
 pub(crate) use crate::json::write::quoted as text;
 
 /// A carried-in value as JSON text, as `serde_json` writes it (`json::write::value`).
-#[inline(never)]
 pub(crate) fn json(value: &Value) -> String {
     let mut out = String::new();
     write::value(&mut out, value);
     out
 }
 
-/// A JSON array written as its items come, each already JSON text: no list of strings to hold
-/// them until the end.
+/// A JSON array written as its items come, each already JSON text.
 pub(crate) struct Array(String);
 
 impl Array {
@@ -100,24 +79,20 @@ impl Array {
         Array(String::from("["))
     }
 
-    /// Appends an item, never empty as JSON text is not (taken by value: its drop is here, not
-    /// at every call site).
-    #[inline(never)]
+    /// Appends an item given as JSON text (never empty, as JSON text is not).
     pub(crate) fn push(&mut self, json: String) {
         debug_assert!(!json.is_empty(), "an empty array item");
         self.comma();
         self.0.push_str(&json);
     }
 
-    /// Appends the string `value` (written in place: no JSON text built apart and copied).
-    #[inline(never)]
+    /// Appends the string `value`.
     pub(crate) fn str(&mut self, value: &str) {
         self.comma();
         write::string(&mut self.0, value);
     }
 
     /// Appends a carried-in value, as `serde_json` writes it.
-    #[inline(never)]
     pub(crate) fn value(&mut self, value: &Value) {
         self.comma();
         write::value(&mut self.0, value);
@@ -134,7 +109,6 @@ impl Array {
     }
 
     /// The array as JSON text.
-    #[inline(never)]
     pub(crate) fn finish(mut self) -> String {
         self.0.push(']');
         self.0
@@ -142,8 +116,7 @@ impl Array {
 }
 
 /// A small object of fixed shape, written as it is built: its fields must come sorted by key
-/// (the order [`Fields`] and serde_json write them in; checked in debug builds), and each value
-/// is written in place, with no field list to sort and no string held per value.
+/// (the order [`Fields`] and serde_json write them in; checked in debug builds).
 pub(crate) struct Object {
     out: String,
     #[cfg(debug_assertions)]
@@ -173,7 +146,6 @@ impl Object {
     }
 
     /// Adds `key` with the string `value`.
-    #[inline(never)]
     pub(crate) fn str(mut self, key: &'static str, value: &str) -> Self {
         self.key(key);
         write::string(&mut self.out, value);
@@ -181,16 +153,13 @@ impl Object {
     }
 
     /// Adds `key` with the JSON text `json`.
-    #[inline(never)]
     pub(crate) fn json(mut self, key: &'static str, json: &str) -> Self {
         self.key(key);
         self.out.push_str(json);
         self
     }
 
-    /// Adds `key` with the array `items` (read in place: the array is not finished apart and
-    /// copied).
-    #[inline(never)]
+    /// Adds `key` with the array `items`.
     pub(crate) fn array(mut self, key: &'static str, items: &Array) -> Self {
         self.key(key);
         self.out.push_str(&items.0);
@@ -199,46 +168,25 @@ impl Object {
     }
 
     /// The object as JSON text.
-    #[inline(never)]
     pub(crate) fn finish(mut self) -> String {
         self.out.push('}');
         self.out
     }
 }
 
-/// `path.key`, the path of a field: a call of [`join`] (marked `#[inline]`: at each site it is that call).
-#[inline]
+/// `path.key`, the path of a field.
 pub(crate) fn field(path: &str, key: &str) -> String {
-    join(path, ".", key)
-}
-
-/// `a`, `b` and `c` joined (`c` empty for two pieces): one out-of-line call for the messages
-/// and names made of a few pieces, where `concat` at each site builds a list of them first.
-#[inline(never)]
-pub(crate) fn join(a: &str, b: &str, c: &str) -> String {
-    concat(&[a, b, c])
+    format!("{path}.{key}")
 }
 
 /// `path[i]`, the path of an array element.
-#[inline(never)]
 pub(crate) fn index(path: &str, i: usize) -> String {
-    let mut out = path.to_owned();
-    out.push('[');
-    write::uint(&mut out, i as u64);
-    out.push(']');
-    out
+    format!("{path}[{i}]")
 }
 
-/// `value[key]` when `value` is an object. Out of line, unlike `Value::get`, whose inlined map
-/// search at every call site of the cold `Value` code (tools, OpenAPI, attributes) adds up.
+/// `value[key]` when `value` is an object.
 pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
-    member(value.as_object()?, key)
-}
-
-/// `map[key]`, out of line for the same reason as [`get`].
-#[inline(never)]
-pub(crate) fn member<'v>(map: &'v Map, key: &str) -> Option<&'v Value> {
-    map.get(key)
+    value.get(key)
 }
 
 /// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
@@ -247,7 +195,7 @@ pub(crate) fn member<'v>(map: &'v Map, key: &str) -> Option<&'v Value> {
 /// values nested deeper than the reader allows (128).
 pub(crate) fn to_value(text: &str) -> Result<Value> {
     json::value::parse_value(text)
-        .map_err(|e| Error::invalid_input("agent", join("the request body cannot be read back: ", &e.message(), "")))
+        .map_err(|e| Error::invalid_input("agent", format!("the request body cannot be read back: {}", e.message())))
 }
 
 #[cfg(test)]
@@ -278,7 +226,7 @@ mod tests {
     }
 
     #[test]
-    fn arrays_written_in_place_and_joined_pieces_match_serde_json() {
+    fn arrays_written_in_place_and_paths_match_serde_json_and_the_path_syntax() {
         let mut items = Array::new();
         items.str("a\"b");
         items.value(&json!({"k": [1, null, 1.5]}).into());
@@ -286,8 +234,6 @@ mod tests {
         let written = Object::new().array("items", &items).str("z", "é").finish();
         assert_eq!(written, json!({"items": ["a\"b", {"k": [1, null, 1.5]}, 2], "z": "é"}).to_string());
         assert_eq!(Object::new().array("e", &Array::new()).finish(), r#"{"e":[]}"#);
-        assert_eq!(join("a", ".", "b"), "a.b");
-        assert_eq!(join("Bearer ", "k", ""), "Bearer k");
         assert_eq!(field("messages[0]", "content"), "messages[0].content");
         assert_eq!(index("agent.tools", 12), "agent.tools[12]");
     }

@@ -3,18 +3,24 @@
 //! Every provider format starts from the same [`FunctionDef`] list and only changes the
 //! envelope (`{type, function: {...}}`, flat, or Anthropic's `input_schema`).
 
+mod budget;
 mod openapi;
 mod registry;
 
+pub use openapi::REF_BUDGET_BYTES;
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
+pub use registry::{MAX_REGISTERED_TOOL_BYTES, MAX_REGISTRY_BYTES};
+
+use std::collections::HashSet;
 
 use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::agent::{Agent, Tool, ToolKind};
-use crate::request::wire::{field, get, index, join, Array, Fields, Object};
+use crate::request::wire::{field, index, Array, Fields, Object};
 use crate::request::Api;
 use crate::schema::{make_strict, object_schema, object_value, write_schema};
+use budget::Budget;
 
 /// One function the model may call, whatever tool it came from.
 ///
@@ -30,12 +36,14 @@ pub struct FunctionDef<P = Value> {
 }
 
 /// §7.1.3 `tools_to_wire` without the envelope: every tool projected, bound parameters
-/// stripped, strict schemas made strict. Errors name `agent.tools[i]...`.
+/// stripped, strict schemas made strict. Errors name `agent.tools[i]...`; the `$ref`s of all
+/// OpenAPI tools together may copy at most [`REF_BUDGET_BYTES`] (`limit_exceeded` beyond).
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
     let mut defs = Vec::new();
+    let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     for (i, tool) in tools.iter().enumerate() {
         let start = defs.len();
-        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs)?;
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut defs, &mut ref_budget)?;
         for def in defs.get_mut(start..).unwrap_or_default() {
             if make_strict_now {
                 make_strict(&mut def.parameters);
@@ -57,12 +65,11 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
-    // One list for every tool's definitions, emptied before each: iterated by reference, with
-    // no list built and dropped per tool.
+    let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         projected.clear();
-        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected)?;
+        let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected, &mut ref_budget)?;
         for def in &projected {
             // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
             let mut function = Fields::new();
@@ -102,8 +109,9 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether
 /// their schemas (which arrived as JSON Schema: MCP, OpenAPI, custom) must still be made
-/// strict. Schemas made from Property lists are strict already when the tool is.
-fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<bool> {
+/// strict. Schemas made from Property lists are strict already when the tool is. `ref_budget`
+/// is what OpenAPI `$ref`s may still copy in this request.
+fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>, ref_budget: &mut Budget) -> Result<bool> {
     let (description, properties) = match &tool.kind {
         ToolKind::Function { parameters } => (tool.description.as_ref(), parameters),
         ToolKind::Prompty { child_description, child_inputs, .. } => {
@@ -114,7 +122,7 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<
             return Ok(tool.strict);
         }
         ToolKind::OpenApi { specification } => {
-            openapi::project(specification, &field(path, "specification"), defs)?;
+            openapi::project(specification, &field(path, "specification"), defs, ref_budget)?;
             return Ok(tool.strict);
         }
         ToolKind::Custom { kind, parameters_schema } => {
@@ -136,22 +144,24 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>) -> Result<
 /// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters, pushed
 /// onto `defs`.
 fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
+    let allowed: Option<HashSet<&str>> =
+        allowed.filter(|list| !list.is_empty()).map(|list| list.iter().map(String::as_str).collect());
     for (j, item) in tools.iter().enumerate() {
-        let name = get(item, "name").and_then(Value::as_str).unwrap_or_default();
-        if allowed.is_some_and(|list| !list.is_empty() && !list.iter().any(|a| a == name)) {
+        let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+        if allowed.as_ref().is_some_and(|allowed| !allowed.contains(name)) {
             continue;
         }
-        let parameters = match get(item, "inputSchema") {
+        let parameters = match item.get("inputSchema") {
             None | Some(Value::Null) => empty_schema(),
             Some(schema @ Value::Object(_)) => schema.clone(),
             Some(_) => {
                 return Err(Error::invalid_input(
-                    field(&index(&field(path, "tools"), j), "inputSchema"),
-                    join("mcp tool `", name, "`: inputSchema must be a JSON Schema object"),
+                    format!("{path}.tools[{j}].inputSchema"),
+                    format!("mcp tool `{name}`: inputSchema must be a JSON Schema object"),
                 ))
             }
         };
-        let description = get(item, "description").and_then(Value::as_str).filter(|d| !d.is_empty());
+        let description = item.get("description").and_then(Value::as_str).filter(|d| !d.is_empty());
         defs.push(FunctionDef {
             name: name.to_owned(),
             description: description.map(str::to_owned),
@@ -165,27 +175,23 @@ fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &m
 /// A custom kind: the inline `parametersSchema`, else the registry entry under the tool's name
 /// (as §7.1.3 `get_tool(tool.name)`), else under its kind.
 fn project_custom(tool: &Tool, kind: &str, inline: Option<&Value>, path: &str) -> Result<FunctionDef> {
-    let registered = registered_tool(&tool.name).or_else(|| registered_tool(kind));
-    let (parameters, registered_description) = match (inline, registered) {
-        (Some(schema), registered) => (schema.clone(), registered.and_then(|r| r.description)),
-        (None, Some(registered)) => (registered.parameters, registered.description),
+    let registered = registry::lookup(&tool.name).or_else(|| registry::lookup(kind));
+    let parameters = match (inline, &registered) {
+        (Some(schema), _) => schema.clone(),
+        (None, Some(registered)) => registered.parameters.clone(),
         (None, None) => {
-            // `tool `N` has the custom kind `K` but no `parametersSchema`, and nothing is
-            // registered under `N` or `K` (see registerTool)`, joined in threes.
-            let name = tool.name.as_str();
-            let head = join("tool `", name, "` has the custom kind `");
-            let tried = join(name, "` or `", kind);
-            let tail =
-                join("` but no `parametersSchema`, and nothing is registered under `", &tried, "` (see registerTool)");
-            return Err(Error::invalid_input(path, join(&head, kind, &tail)));
+            let name = &tool.name;
+            return Err(Error::invalid_input(
+                path,
+                format!(
+                    "tool `{name}` has the custom kind `{kind}` but no `parametersSchema`, and nothing is registered \
+                     under `{name}` or `{kind}` (see registerTool)"
+                ),
+            ));
         }
     };
-    Ok(FunctionDef {
-        name: tool.name.clone(),
-        description: tool.description.clone().or(registered_description),
-        parameters,
-        strict: false,
-    })
+    let description = tool.description.clone().or_else(|| registered.and_then(|r| r.description.clone()));
+    Ok(FunctionDef { name: tool.name.clone(), description, parameters, strict: false })
 }
 
 /// A schema that takes no arguments.
@@ -193,8 +199,8 @@ pub(crate) fn empty_schema() -> Value {
     object_value(value::string("object"), Map::new(), Vec::new(), false)
 }
 
-/// Removes bound parameters from `properties` and `required` (DESIGN.md §3: keyed by parameter
-/// name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
+/// Removes bound parameters from `properties` and `required` (docs/design.md, "Dispatch": keyed
+/// by parameter name); an emptied `required` is dropped, as §7.1.4 never sends an empty one.
 pub(crate) fn strip_bindings(schema: &mut Value, bindings: &Map) {
     if bindings.is_empty() {
         return;

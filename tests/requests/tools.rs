@@ -3,7 +3,7 @@
 use llm_wire::{register_tool, unregister_tool};
 use serde_json::{json, Value};
 
-use super::{assert_invalid_at, body, chat, error, user};
+use super::{assert_invalid_at, assert_limit_at, body, chat, error, user};
 
 /// The `function` objects of the Chat tools built for `tools`.
 fn functions(tools: Value) -> Vec<Value> {
@@ -272,7 +272,62 @@ fn an_openapi_ref_fan_out_is_bounded_instead_of_exhausting_memory() {
     }
     schemas.insert("S40".into(), json!({"type": "string"}));
     let e = chain_error(schemas);
+    assert_limit_at(&e, "agent.tools[0].specification");
+}
+
+/// An OpenAPI tool named `name` whose `count` operations each take the query parameter `P`,
+/// whose description is `description_bytes` long, through a `$ref`.
+fn tool_with_refs_to_a_large_parameter(name: &str, count: usize, description_bytes: usize) -> Value {
+    let paths: serde_json::Map<String, Value> = (0..count)
+        .map(|i| (format!("/p{i}"), json!({"get": {"parameters": [{"$ref": "#/components/parameters/P"}]}})))
+        .collect();
+    let parameter = json!({"name": "q", "in": "query", "description": "d".repeat(description_bytes)});
+    let spec = json!({"paths": paths, "components": {"parameters": {"P": parameter}}});
+    json!({"kind": "openapi", "name": name, "specification": spec})
+}
+
+#[test]
+fn an_openapi_document_whose_refs_copy_a_large_value_hundreds_of_times_is_limit_exceeded() {
+    // 600 refs to an 8 MB description would copy 4.8 GB.
+    let tool = tool_with_refs_to_a_large_parameter("big", 600, 8 << 20);
+    let e = error(&chat(json!({"tools": [tool]})), user(json!("hi")));
+    assert_limit_at(&e, "agent.tools[0].specification");
+    assert!(e.message.contains("16 MiB"), "{}", e.message);
+}
+
+#[test]
+fn the_ref_budget_is_shared_by_the_openapi_tools_of_one_request() {
+    // Six copies of a 1 MiB description each: two tools fit in 16 MiB, a third does not.
+    let tool = |name| tool_with_refs_to_a_large_parameter(name, 6, 1 << 20);
+    let f = functions(json!([tool("a"), tool("b")]));
+    assert_eq!(f.len(), 12);
+    assert_eq!(f[11]["parameters"]["properties"]["q"]["description"].as_str().map(str::len), Some(1 << 20));
+    let e = error(&chat(json!({"tools": [tool("a"), tool("b"), tool("c")]})), user(json!("hi")));
+    assert_limit_at(&e, "agent.tools[2].specification");
+}
+
+#[test]
+fn refs_that_nest_values_deeper_than_json_allows_are_invalid_input_not_a_stack_overflow() {
+    // Each schema nests 40 levels (20 objects and their `properties`) before its ref to the next:
+    // 63 of them are 2520 deep.
+    let mut schemas = serde_json::Map::new();
+    for i in 0..63 {
+        let mut schema = json!({"$ref": format!("#/components/schemas/S{}", i + 1)});
+        for _ in 0..20 {
+            schema = json!({"type": "object", "properties": {"a": schema}});
+        }
+        schemas.insert(format!("S{i}"), schema);
+    }
+    schemas.insert("S63".into(), json!({"type": "string"}));
+    let e = chain_error(schemas.clone());
     assert_invalid_at(&e, "agent.tools[0].specification");
+    assert_eq!(e.message, "the $refs nest values more than 128 deep");
+    // Two of them, 80 deep, are sent.
+    schemas.insert("S2".into(), json!({"type": "string"}));
+    let spec = json!({"paths": {"/a": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}},
+        "components": {"schemas": schemas}});
+    let f = functions(json!([{"kind": "openapi", "name": "x", "specification": spec}]));
+    assert_eq!(f[0]["parameters"]["properties"]["a"]["properties"]["a"]["type"], "object");
 }
 
 #[test]

@@ -6,21 +6,19 @@
 //! requires all results of a turn in the next user message.
 
 use crate::error::{Error, Result};
-use crate::json::key_index;
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
-use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::ANTHROPIC_THINKING;
 use crate::model::{Agent, ContentPart, Message, MessageContent};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
-use crate::request::wire::{field, index, join, json as json_text, Array, Fields, Object};
+use crate::request::wire::{field, index, json as json_text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::tools::write_tools;
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
-    if crate::text::trim(arguments).is_empty() {
+    if arguments.trim().is_empty() {
         return Some(Value::Object(Map::new()));
     }
     parse_value(arguments).ok().filter(Value::is_object)
@@ -35,7 +33,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p
             let media_type = part.media_type.as_deref().or_else(|| sniff_media_type(&part.value)).ok_or_else(|| {
                 Error::invalid_input(
                     field(path, "mediaType"),
-                    join("a base64 ", &part.kind, " part needs a mediaType (image/png, application/pdf, ...)"),
+                    format!("a base64 {} part needs a mediaType (image/png, application/pdf, ...)", part.kind),
                 )
             })?;
             (media_type, part.value.as_str())
@@ -55,7 +53,7 @@ fn sniff_media_type(base64: &str) -> Option<&'static str> {
     MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| *media_type)
 }
 
-/// [`Turn`] with its blocks written as JSON text.
+/// A turn of the conversation: its role and its content blocks as JSON text.
 struct WrittenTurn<'m> {
     role: &'m str,
     blocks: Array,
@@ -83,7 +81,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     Ok(())
 }
 
-/// [`add_message`] written as JSON text.
+/// Adds a message to the turns: a tool result joins the user turn of results (opening one when
+/// needed), a user message after results joins that turn, anything else opens a turn.
 fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTurn<'m>>) -> Result<()> {
     if message.role == "tool" {
         let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
@@ -126,7 +125,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         let input = parse_arguments(&call.arguments).ok_or_else(|| {
             Error::invalid_input(
                 index(&field(path, "metadata.tool_calls"), k),
-                join("the arguments of tool call `", &call.id, "` are not a JSON object"),
+                format!("the arguments of tool call `{}` are not a JSON object", call.id),
             )
         })?;
         let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
@@ -135,7 +134,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
     Ok(())
 }
 
-/// [`content_blocks`] written as JSON text, onto `blocks`.
+/// The content blocks of a message, onto `blocks` (empty text is left out).
 fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()> {
     let parts = match &message.content {
         // A plain string is one text part.
@@ -161,13 +160,15 @@ fn text_block(text: &str) -> String {
     Object::new().str("text", text).str("type", "text").finish()
 }
 
-/// [`part_to_block`] written as JSON text.
+/// One content part as a block: text, or an image or document from a URL or base64 data.
 fn write_block(part: &ContentPart, path: &str) -> Result<String> {
-    let block_type = match key_index(part.kind.as_bytes(), PART_KINDS) {
-        0 => return Ok(text_block(&part.value)),
-        1 => "image",
-        2 => return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts")),
-        3 => "document",
+    let block_type = match part.kind.as_str() {
+        "text" => return Ok(text_block(&part.value)),
+        "image" => "image",
+        "audio" => {
+            return Err(Error::invalid_input(field(path, "kind"), "Anthropic Messages does not accept audio parts"))
+        }
+        "file" => "document",
         _ => return Err(unknown_part(&part.kind, path)),
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {

@@ -1,46 +1,18 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
 use crate::error::{Error, Result};
-use crate::json::key_index;
-use crate::model::agent_json::PART_KINDS;
 use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
 use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
-use crate::request::wire::{field, index, join, json as json_text, text, Array, Fields, Object};
+use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
 use crate::schema::to_strict_schema;
 use crate::tools::write_tools;
 
-/// Metadata keys a Chat message does not copy: the other formats' replay data
-/// (`FORMAT_PRIVATE_KEYS`), the message's own fields, and `TOOL_CALLS`, written from the calls
-/// read (a `key_index` table: one search instead of a comparison per key).
-const NOT_METADATA: &str = "responses_function_call anthropic_thinking role content tool_calls";
-const _: () = assert!(
-    FORMAT_PRIVATE_KEYS.len() == 2
-        && spells(NOT_METADATA, &[FORMAT_PRIVATE_KEYS[0], FORMAT_PRIVATE_KEYS[1], "role", "content", TOOL_CALLS])
-);
-
-/// Whether `table` is `keys` joined by spaces: checked when compiling, so the table cannot drift
-/// from the constants it spells out.
-const fn spells(table: &str, keys: &[&str]) -> bool {
-    let table = table.as_bytes();
-    let (mut at, mut k) = (0, 0);
-    while k < keys.len() {
-        let key = keys[k].as_bytes();
-        let mut i = 0;
-        while i <= key.len() {
-            // Each key, then a space (or the end of the table after the last).
-            let expected = if i < key.len() { key[i] } else { b' ' };
-            let last = k + 1 == keys.len() && i == key.len();
-            if !last && (at >= table.len() || table[at] != expected) {
-                return false;
-            }
-            at += 1;
-            i += 1;
-        }
-        k += 1;
-    }
-    at == table.len() + 1
+/// Whether a Chat message leaves out the metadata key: the other formats' replay data, and the
+/// message's own fields (`tool_calls` is written from the calls read).
+fn is_not_metadata(key: &str) -> bool {
+    FORMAT_PRIVATE_KEYS.contains(&key) || key == "role" || key == "content" || key == TOOL_CALLS
 }
 
 /// The bare base64 data and the API format of an audio part.
@@ -62,16 +34,19 @@ fn audio_data<'a>(part: &'a ContentPart, path: &str) -> Result<(&'a str, String)
 
 /// §7.1.2 audio format table: wav, mp3, flac, ogg, and any other `audio/*` without its prefix.
 pub fn audio_format(media_type: &str) -> String {
-    let essence = crate::text::trim(crate::text::until(media_type, b';')).to_ascii_lowercase();
-    const FORMATS: [&str; 6] = ["wav", "wav", "mp3", "mp3", "flac", "ogg"];
-    let known = key_index(essence.as_bytes(), "audio/wav audio/x-wav audio/mp3 audio/mpeg audio/flac audio/ogg");
-    let format = FORMATS.get(known).copied();
-    format.unwrap_or_else(|| essence.strip_prefix("audio/").unwrap_or(&essence)).to_owned()
+    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    match essence.as_str() {
+        "audio/wav" | "audio/x-wav" => "wav".to_owned(),
+        "audio/mp3" | "audio/mpeg" => "mp3".to_owned(),
+        "audio/flac" => "flac".to_owned(),
+        "audio/ogg" => "ogg".to_owned(),
+        other => other.strip_prefix("audio/").unwrap_or(other).to_owned(),
+    }
 }
 
-#[inline(never)]
+/// A part of a kind no format knows (only a part built in Rust can have one).
 pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
-    Error::invalid_input(field(path, "kind"), join("unknown content part kind `", kind, "` (text, image, audio, file)"))
+    Error::invalid_input(field(path, "kind"), format!("unknown content part kind `{kind}` (text, image, audio, file)"))
 }
 
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
@@ -89,13 +64,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     Ok(())
 }
 
-/// [`message_to_wire`] written as JSON text.
+/// One message: its role, metadata, tool calls and content.
 fn write_message(message: &Message, path: &str) -> Result<String> {
     let mut wire = Fields::new();
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
         // `tool_calls` is written from the calls read below (and left out when there are none).
-        if key_index(key.as_bytes(), NOT_METADATA) == usize::MAX {
+        if !is_not_metadata(key) {
             wire.value(key, value);
         }
     }
@@ -141,29 +116,29 @@ pub(crate) fn write_parts(parts: &[ContentPart], path: &str, text_type: Option<&
     Ok(written.finish())
 }
 
-/// [`part_to_wire`] written as JSON text. Chat nests an image or a file under its type
+/// One content part. Chat nests an image or a file under its type
 /// (`{type: "image_url", image_url: {url, detail?}}`); Responses lays every part flat
 /// (`{type: "input_image", image_url, detail?}`).
 fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -> Result<String> {
     let chat = text_type.is_none();
     let mut item = Fields::new();
-    let (kind, nested) = match key_index(part.kind.as_bytes(), PART_KINDS) {
-        0 => {
+    let (kind, nested) = match part.kind.as_str() {
+        "text" => {
             item.str("text", &part.value);
             (text_type.unwrap_or("text"), false)
         }
-        1 => {
+        "image" => {
             item.str(if chat { "url" } else { "image_url" }, &part.value);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
                 item.str("detail", detail);
             }
             (if chat { "image_url" } else { "input_image" }, chat)
         }
-        2 => {
+        "audio" => {
             item.set("input_audio", write_audio(part, path)?);
             ("input_audio", false)
         }
-        3 => {
+        "file" => {
             let key = match (part.value.starts_with("data:"), chat) {
                 (true, _) => "file_data",
                 (false, true) => "url",

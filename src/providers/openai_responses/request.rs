@@ -1,9 +1,11 @@
-//! OpenAI Responses API request bodies (§7.4.1 with the rules of DESIGN.md §3).
+//! OpenAI Responses API request bodies (§7.4.1 with the rules of docs/design.md, "Dispatch").
 //!
 //! System and developer text goes to `instructions`; every other message becomes `input` items.
 //! Tool calls from earlier turns are replayed as `function_call` items and their answers as
 //! `function_call_output` items, from either the canonical metadata (`tool_calls`,
 //! `tool_call_id`) or the §7.4.1 `responses_function_call` item carried by a tool result.
+
+use std::collections::HashSet;
 
 use crate::error::Result;
 use crate::json::Value;
@@ -18,7 +20,7 @@ use crate::tools::write_tools;
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut input = Array::new();
-    let mut sent_calls: Vec<String> = Vec::new();
+    let mut sent_calls = HashSet::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
             write_message(message, &index("messages", i), &mut input, &mut sent_calls)?;
@@ -36,8 +38,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     Ok(())
 }
 
-/// [`add_message`] written as JSON text.
-fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut Vec<String>) -> Result<()> {
+/// One message as its input items: a message, its function calls, or a call output.
+fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut HashSet<String>) -> Result<()> {
     let call_id = message.tool_call_id();
     // `call_id` is `null` when neither the message nor the replayed item has one.
     let output = |id: Option<&str>| {
@@ -50,10 +52,10 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str);
         // An item whose call went out already (as a call of the assistant turn) is not sent twice.
-        if !item_call_id.is_some_and(|id| sent_calls.iter().any(|sent| sent == id)) {
+        if !item_call_id.is_some_and(|id| sent_calls.contains(id)) {
             input.value(item);
             if let Some(id) = item_call_id {
-                sent_calls.push(id.to_owned());
+                sent_calls.insert(id.to_owned());
             }
         }
         input.push(output(call_id.or(item_call_id)));
@@ -72,12 +74,12 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
     for call in &calls {
         let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
         input.push(item.str("type", "function_call").finish());
-        sent_calls.push(call.id.clone());
+        sent_calls.insert(call.id.clone());
     }
     Ok(())
 }
 
-/// [`content`] written as JSON text.
+/// A message's content, with text parts typed as the role's input or output text.
 fn write_content(message: &Message, path: &str) -> Result<String> {
     let text_type = if message.role == "assistant" { "output_text" } else { "input_text" };
     chat_content(&message.content, path, Some(text_type))
