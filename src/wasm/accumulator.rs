@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{to_js, to_json};
+use super::convert::{string_argument, to_js, to_json};
 use super::js::{self, Uint8Array};
 use super::message::{set, LONG};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
@@ -174,9 +174,15 @@ impl JsAccumulator {
     /// Reports a transport failure (a reader error): the message keeps its text and ends
     /// incomplete with an `indeterminate` error. Returns the last events.
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
-    pub fn abort(&mut self, message: &str) -> Result<JsValue, JsValue> {
+    pub fn abort(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        // Taken as any value and checked here: the glue's own string check throws an error with no
+        // `code`, and differs between engines.
+        let message = string_argument(message, "message")?;
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.abort(message)),
+            Some(inner) => events_to_js(&mut self.out, inner.abort(&message)),
             None => Ok(js::Array::new().into()),
         }
     }

@@ -38,6 +38,12 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     }
 }
 
+/// A string argument, taken as any JS value: anything else is an `invalid_input` at `path`
+/// (the glue's own check for a `&str` parameter throws an error with no `code`).
+pub(crate) fn string_argument(value: JsValue, path: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| Error::invalid_input(path, "expected a string").into())
+}
+
 /// The `agent` argument of an export, read by the core's path-precise reader.
 #[cfg(feature = "wasm-full")]
 #[inline(never)]
