@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{string_argument, to_js, to_json};
+use super::convert::{result_to_js, string_argument, to_js, to_json};
 use super::js::{self, Uint8Array};
 use super::message::{set, LONG};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
@@ -205,7 +205,7 @@ impl JsAccumulator {
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
         let has_outputs = self.agent.as_ref().is_some_and(Agent::has_outputs);
         let result = self.final_message().result(has_outputs)?;
-        to_js(&result)
+        result_to_js(&result)
     }
 
     /// The format in use: the configured one, or the detected one once known (`"auto"` before).

@@ -10,6 +10,7 @@ use crate::json::write::WriteJson;
 use crate::json::Value;
 #[cfg(feature = "wasm-full")]
 use crate::model::Agent;
+use crate::model::ProcessResult;
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
@@ -58,6 +59,15 @@ pub(crate) fn to_js(value: &dyn WriteJson) -> Result<JsValue, JsValue> {
     let mut out = String::with_capacity(128);
     value.write_json(&mut out);
     js::parse(&out)
+}
+
+/// A result as JS data: a text result is made a JS string straight from its bytes (a long answer
+/// is not escaped into JSON text in wasm memory and parsed back), any other through [`to_js`].
+pub(crate) fn result_to_js(result: &ProcessResult) -> Result<JsValue, JsValue> {
+    match result {
+        ProcessResult::Text(text) => Ok(JsValue::from_str(text)),
+        other => to_js(other),
+    }
 }
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors); a

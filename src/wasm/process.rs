@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_agent, string_argument, to_js, to_json};
+use super::convert::{read_agent, result_to_js, string_argument, to_js, to_json};
 use super::js;
 use crate::error::Error;
 use crate::json::write::WriteJson;
@@ -59,7 +59,7 @@ pub fn process_js(
     let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut call) } else { None } };
     let result = process_with(&agent, text.as_str(), options);
     called?;
-    to_js(&result?)
+    result_to_js(&result?)
 }
 
 /// The normalised `FinalMessage` of a non-streamed chat, Responses or Anthropic body.
