@@ -107,15 +107,18 @@ for (const mb of [1, 10]) {
     };
   }
 }
-CASES["streams of 1, 2, 4, 8, 16 MB in a row"] = (wire) => {
+const streamsInARow = (sizes) => (wire) => {
   let largest = 0;
-  for (const mb of [1, 2, 4, 8, 16]) {
+  for (const mb of sizes) {
     const { text, body } = textStream(mb * 1e6, mb);
     if (run(wire, body, "64KiB").text !== text) throw new Error("wrong text");
     largest = Math.max(largest, Buffer.byteLength(text));
   }
   return largest;
 };
+CASES["one stream of 16 MB"] = streamsInARow([16]);
+CASES["streams of 1, 2, 4, 8, 16 MB in a row"] = streamsInARow([1, 2, 4, 8, 16]);
+CASES["streams of 16, 8, 4, 2, 1, 16 MB in a row"] = streamsInARow([16, 8, 4, 2, 1, 16]);
 CASES["ratchet: 32 MB of arguments, 64 KB to 8 MB each"] = (wire) => {
   const total = 32 * MiB;
   for (let size = 64 * 1024; size <= 8 * MiB; size *= 2) {
