@@ -1,8 +1,10 @@
 // Deno: reads the module beside this file once, at import; no init needed.
-import { initSync, Accumulator } from "./llm_wire.js";
+import { initSync, Accumulator as WasmAccumulator } from "./llm_wire.js";
 import { makeHelpers } from "./helpers.mjs";
 
 initSync({ module: await Deno.readFile(new URL("./llm_wire_bg.wasm", import.meta.url)) });
 
 export * from "./llm_wire.js";
-export const { streamEvents, AccumulatorStream } = makeHelpers(Accumulator);
+// The package's Accumulator (coded errors after free(), string chunks split anywhere) in
+// place of the glue's.
+export const { Accumulator, streamEvents, AccumulatorStream } = makeHelpers(WasmAccumulator);

@@ -1,9 +1,145 @@
-// JS conveniences over the wasm Accumulator: `streamEvents` (an async iterator over a
-// ReadableStream of bytes) and `AccumulatorStream` (a TransformStream). Both release the reader
-// and free the wasm object on completion, error and cancel.
+// The package's `Accumulator`, a thin class over the wasm one, and the JS conveniences over it:
+// `streamEvents` (an async iterator over a ReadableStream of bytes) and `AccumulatorStream` (a
+// TransformStream). Both release the reader and free the wasm object on completion, error and
+// cancel.
 
-/** Binds the helpers to one module instance's `Accumulator` class. */
-export function makeHelpers(Accumulator) {
+/** An `Error` with a `code`, as the module's own errors carry. */
+function codedError(code, message, path) {
+  const error = new Error(message);
+  error.code = code;
+  if (path !== undefined) error.path = path;
+  return error;
+}
+
+// U+FFFD in UTF-8: what a high surrogate whose pair never came becomes, as the encoder makes it.
+const REPLACEMENT = new Uint8Array([0xef, 0xbf, 0xbd]);
+const encoder = new TextEncoder();
+/** The UTF-16 length above which a string chunk is encoded in JS rather than by the glue. */
+const LONG_TEXT = 16384;
+
+/** Binds the package's classes and helpers to one module instance's wasm `Accumulator` class. */
+export function makeHelpers(WasmAccumulator) {
+  /**
+   * Raw SSE bytes in, normalised events and one final message out: the wasm class, with every
+   * error carrying a `code`. After `free()` every call throws `finished`; a method called on
+   * another object throws `invalid_input`. A string chunk is taken as its UTF-8 bytes, and one
+   * that ends inside a surrogate pair keeps its high half for the next push, so string chunks
+   * give the same message at every split, as bytes do.
+   */
+  class Accumulator {
+    /** The wasm object; `null` while `finish()` runs (it calls `onSpan`), `undefined` once freed. */
+    #wasm;
+    /** A high surrogate that ended the last string chunk, or `undefined`. */
+    #high;
+
+    constructor(options) {
+      this.#wasm = new WasmAccumulator(options);
+    }
+
+    /** Throws `invalid_input` when `self` is not an Accumulator (a method called on another object). */
+    static #check(self) {
+      if (Object(self) !== self || !(#wasm in self)) {
+        throw codedError("invalid_input", "not an Accumulator: call the method on one", "this");
+      }
+    }
+
+    /** The wasm object of `self`, or a coded error saying why there is none. */
+    static #live(self) {
+      Accumulator.#check(self);
+      const wasm = self.#wasm;
+      if (wasm) return wasm;
+      throw wasm === null
+        ? codedError("invalid_input", "the accumulator is busy: its onSpan callback cannot call it while finish() runs")
+        : codedError("finished", "the accumulator was freed");
+    }
+
+    push(chunk) {
+      const wasm = Accumulator.#live(this);
+      if (typeof chunk === "string") return this.#pushText(wasm, chunk);
+      if (this.#high === undefined || !(chunk instanceof Uint8Array || chunk instanceof ArrayBuffer)) {
+        return wasm.push(chunk);
+      }
+      // Bytes after a held high surrogate: its pair will not come.
+      const first = this.#release(wasm);
+      const rest = wasm.push(chunk);
+      return first.length ? first.concat(rest) : rest;
+    }
+
+    #pushText(wasm, text) {
+      if (text === "") return wasm.push(text);
+      const last = text.charCodeAt(text.length - 1);
+      const high = last >= 0xd800 && last <= 0xdbff;
+      if (this.#high !== undefined) text = this.#high + text;
+      if (high) text = text.slice(0, -1);
+      // A long string goes through the encoder: the glue would reserve three bytes of wasm memory
+      // per UTF-16 unit of a string with any non-ASCII character. A short one costs less through
+      // the glue.
+      const events = wasm.push(text.length > LONG_TEXT ? encoder.encode(text) : text);
+      this.#high = high ? String.fromCharCode(last) : undefined;
+      return events;
+    }
+
+    /** Pushes a held high surrogate alone (it becomes U+FFFD); the events, if any. */
+    #release(wasm) {
+      if (this.#high === undefined) return [];
+      this.#high = undefined;
+      try {
+        return wasm.push(REPLACEMENT);
+      } catch {
+        // The accumulator refuses input (it failed or was flushed): the held half goes with it.
+        return [];
+      }
+    }
+
+    flush() {
+      const wasm = Accumulator.#live(this);
+      const first = this.#release(wasm);
+      const rest = wasm.flush();
+      return first.length ? first.concat(rest) : rest;
+    }
+
+    abort(message) {
+      const wasm = Accumulator.#live(this);
+      // A message that is not a string is refused below, with the object left as it was.
+      const first = typeof message === "string" ? this.#release(wasm) : [];
+      const rest = wasm.abort(message);
+      return first.length ? first.concat(rest) : rest;
+    }
+
+    finish() {
+      const wasm = Accumulator.#live(this);
+      this.#release(wasm);
+      // `onSpan` runs inside: a call back into this object meets a coded error, not the wasm
+      // object in use, and a `free()` from there frees it once finish() is done.
+      this.#wasm = null;
+      try {
+        return wasm.finish();
+      } finally {
+        if (this.#wasm === null) this.#wasm = wasm;
+        else wasm.free();
+      }
+    }
+
+    result() {
+      const wasm = Accumulator.#live(this);
+      this.#release(wasm);
+      return wasm.result();
+    }
+
+    get format() {
+      return Accumulator.#live(this).format;
+    }
+
+    /** Frees the wasm object now (the garbage collector would, later). Calling it again does nothing. */
+    free() {
+      Accumulator.#check(this);
+      const wasm = this.#wasm;
+      this.#wasm = undefined;
+      wasm?.free();
+    }
+  }
+  if (Symbol.dispose) Accumulator.prototype[Symbol.dispose] = Accumulator.prototype.free;
+
   /**
    * Yields every event of `body` and ends with `{ type: "final", message }`.
    * A reader error is reported through `abort` (the text so far is kept) and rethrown after the
@@ -46,14 +182,22 @@ export function makeHelpers(Accumulator) {
       const self = {};
       super({
         transform(chunk, controller) {
-          for (const event of acc.push(chunk)) controller.enqueue(event);
+          try {
+            for (const event of acc.push(chunk)) controller.enqueue(event);
+          } catch (err) {
+            release(); // the stream errors with it: no later call frees the object
+            throw err;
+          }
         },
         flush(controller) {
-          for (const event of acc.flush()) controller.enqueue(event);
-          const message = acc.finish();
-          self.message = message;
-          controller.enqueue({ type: "final", message });
-          release();
+          try {
+            for (const event of acc.flush()) controller.enqueue(event);
+            const message = acc.finish();
+            self.message = message;
+            controller.enqueue({ type: "final", message });
+          } finally {
+            release();
+          }
         },
         cancel() { release(); },
       });
@@ -61,5 +205,5 @@ export function makeHelpers(Accumulator) {
     }
   }
 
-  return { streamEvents, AccumulatorStream };
+  return { Accumulator, streamEvents, AccumulatorStream };
 }

@@ -95,24 +95,6 @@ pub(crate) fn resume_document<'a, T>(
     finish_document(Reader { src, pos: at, depth: 1, key_at: at }, read)
 }
 
-/// The position of `key` among the space-separated `keys`, or `usize::MAX` when it is not one of
-/// them. The response readers and the Anthropic and Responses stream events match their keys
-/// against such a table (one loop here) instead of each comparing byte by byte in its own code;
-/// the OpenAI Chat chunk readers, the hottest, keep their own matches. One text, not a list of
-/// slices: no pointer table in the data.
-pub(crate) fn key_index(key: &[u8], keys: &str) -> usize {
-    let (mut index, mut rest) = (0, keys.as_bytes());
-    loop {
-        let end = rest.iter().position(|b| *b == b' ').unwrap_or(rest.len());
-        let (first, after) = rest.split_at(end);
-        if first == key {
-            return index;
-        }
-        let Some((_, after)) = after.split_first() else { return usize::MAX };
-        (index, rest) = (index + 1, after);
-    }
-}
-
 /// A reader on the value starting at `at` of a document known to be valid up to that value.
 pub(crate) fn value_at<'a, T>(
     src: &'a [u8],

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{key_index, read_document, validate, Kind, Reader};
+use super::{read_document, validate, Kind, Reader};
 
 /// The reference: what serde-derived structs read for a lenient text field (the crate's own
 /// `Scalar` before the reader, kept here as the oracle the reader is checked against).
@@ -389,15 +389,4 @@ fn errors_say_what_and_where() {
         Ok(keys)
     });
     assert_eq!(keys.unwrap(), ["\u{FFFD}k"], "nor in a key, which is only compared");
-}
-
-#[test]
-fn key_index_finds_whole_keys_only() {
-    assert_eq!(key_index(b"b", "a b c"), 1);
-    assert_eq!(key_index(b"c", "a b c"), 2);
-    assert_eq!(key_index(b"", " chat"), 0);
-    assert_eq!(key_index(b"chat", " chat"), 1);
-    for missing in [&b""[..], b"a b", b"ab", b" ", b"d"] {
-        assert_eq!(key_index(missing, "a b c"), usize::MAX, "{missing:?}");
-    }
 }

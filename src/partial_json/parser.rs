@@ -10,7 +10,6 @@ use super::schema::{Schema, Shape};
 use super::{Change, PartialOptions};
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{Map, Value};
-use crate::text::concat;
 
 /// The crate's JSON reader's nesting limit: 127 containers open, the 128th refused.
 const MAX_DEPTH: usize = 127;
@@ -576,7 +575,7 @@ impl Parser {
 
     /// `invalid_json` at byte `at` of the whole text, with the path of the open container.
     fn invalid(&self, what: &str, at: usize) -> Error {
-        let message = crate::text::number(&concat(&[what, " at byte "]), at as u64, "");
+        let message = format!("{what} at byte {at}");
         Error::new(ErrorCode::InvalidJson, message).with_path(self.path(None))
     }
 

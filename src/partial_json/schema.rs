@@ -4,7 +4,6 @@
 use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::model::Property;
-use crate::text::concat;
 
 /// The largest integer a JS number holds exactly (2^53 - 1), as `parse_structured_output` has it.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -67,16 +66,20 @@ impl Schema {
 
     /// Adds `property` and everything under it; its index.
     fn add(&mut self, property: &Property) -> usize {
-        const KINDS: &str = "string boolean float number integer array object";
-        const SHAPES: [Shape; 7] =
-            [Shape::String, Shape::Boolean, Shape::Number, Shape::Number, Shape::Number, Shape::Array, Shape::Object];
-        let kind = crate::json::key_index(property.kind.as_bytes(), KINDS);
+        let want = match property.kind.as_str() {
+            "string" => Some(Shape::String),
+            "boolean" => Some(Shape::Boolean),
+            "float" | "number" | "integer" => Some(Shape::Number),
+            "array" => Some(Shape::Array),
+            "object" => Some(Shape::Object),
+            _ => None,
+        };
         let at = self.nodes.len();
         self.nodes.push(Node {
             name: property.name.clone(),
-            want: SHAPES.get(kind).copied(),
+            want,
             kind: property.kind.clone(),
-            integer: kind == 4,
+            integer: property.kind == "integer",
             required: property.required,
             enum_values: property.enum_values.clone().unwrap_or_default(),
             fields: Vec::new(),
@@ -103,7 +106,7 @@ impl Schema {
         }
         match fields.iter().position(|&f| self.nodes[f].name == key) {
             Some(at) => Ok(Some((at, fields[at]))),
-            None => Err(concat(&[&quoted(key), " is not a property of the output schema"])),
+            None => Err([&quoted(key), " is not a property of the output schema"].concat()),
         }
     }
 
@@ -117,14 +120,14 @@ impl Schema {
         let node = &self.nodes[at];
         match (shape, node.want) {
             // The expected object itself is named as `parse_structured_output` names it.
-            (_, Some(want)) if at == 0 && shape != want => Err(concat(&["expected an object, got ", shape.name()])),
+            (_, Some(want)) if at == 0 && shape != want => Err(["expected an object, got ", shape.name()].concat()),
             (Shape::Null, _) if item => Err("expected an item, got null".into()),
             (Shape::Null, _) if node.required => {
-                Err(concat(&["the required property ", &quoted(&node.name), " is missing"]))
+                Err(["the required property ", &quoted(&node.name), " is missing"].concat())
             }
             (Shape::Null, _) | (_, None) => Ok(()),
             (shape, Some(want)) if shape == want => Ok(()),
-            (shape, Some(_)) => Err(concat(&["expected ", &node.kind, ", got ", shape.name()])),
+            (shape, Some(_)) => Err(["expected ", &node.kind, ", got ", shape.name()].concat()),
         }
     }
 
@@ -132,10 +135,10 @@ impl Schema {
     pub(super) fn scalar(&self, node: usize, value: &Value) -> Result<(), String> {
         let node = &self.nodes[node];
         if node.integer && !is_integer(value) {
-            return Err(concat(&["expected ", &node.kind, ", got a non-integer number"]));
+            return Err(["expected ", &node.kind, ", got a non-integer number"].concat());
         }
         if !node.enum_values.is_empty() && !node.enum_values.iter().any(|allowed| same(allowed, value)) {
-            return Err(concat(&[&value.to_json_text(), " is not one of ", &node.enum_values.to_json_text()]));
+            return Err([&value.to_json_text(), " is not one of ", &node.enum_values.to_json_text()].concat());
         }
         Ok(())
     }
@@ -151,7 +154,7 @@ impl Schema {
         if allowed.is_empty() || allowed.iter().any(|a| a.as_str().is_some_and(|a| a.starts_with(text))) {
             return Ok(());
         }
-        Err(concat(&["a string beginning ", &quoted(text), " is not one of ", &allowed.to_json_text()]))
+        Err(["a string beginning ", &quoted(text), " is not one of ", &allowed.to_json_text()].concat())
     }
 
     /// Object `node` closes having seen the properties marked in `seen`: the first required one
@@ -160,7 +163,7 @@ impl Schema {
         let fields = &self.nodes[node].fields;
         let at = fields.iter().zip(seen).position(|(&f, &seen)| self.nodes[f].required && !seen)?;
         let name = self.nodes[fields[at]].name.clone();
-        let message = concat(&["the required property ", &quoted(&name), " is missing"]);
+        let message = ["the required property ", &quoted(&name), " is missing"].concat();
         Some((name, message))
     }
 }

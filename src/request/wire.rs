@@ -184,11 +184,6 @@ pub(crate) fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
-/// `value[key]` when `value` is an object.
-pub(crate) fn get<'v>(value: &'v Value, key: &str) -> Option<&'v Value> {
-    value.get(key)
-}
-
 /// Text this module wrote, as a `Value` (for the Rust functions that return one). Numbers are
 /// read as serde_json reads them (an integer that fits `u64`, or `i64` when negative, stays
 /// one), but floats exactly, so every carried-in number comes back as it went in. Fails only on

@@ -3,14 +3,15 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{to_js, to_json};
+use super::convert::{result_to_js, string_argument, to_js, to_json};
 use super::js::{self, Uint8Array};
+use super::message::{set, LONG};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
+use crate::json::write::WriteJson;
 use crate::json::Value;
-use crate::model::{Agent, FinalMessage};
+use crate::model::{Agent, FinalMessage, StreamEvent};
 use crate::process::message_span;
-use crate::text::concat;
 
 #[wasm_bindgen(typescript_custom_section)]
 const STREAM_TYPES: &'static str = r#"
@@ -149,6 +150,10 @@ impl JsAccumulator {
         } else {
             return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
         }?;
+        if self.scratch.capacity() > SCRATCH_KEPT {
+            // A huge chunk (a whole body) does not pin its copy for the stream's life.
+            self.scratch = Vec::new();
+        }
         if events.is_empty() {
             return Ok(js::Array::new().into());
         }
@@ -168,9 +173,15 @@ impl JsAccumulator {
     /// Reports a transport failure (a reader error): the message keeps its text and ends
     /// incomplete with an `indeterminate` error. Returns the last events.
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
-    pub fn abort(&mut self, message: &str) -> Result<JsValue, JsValue> {
+    pub fn abort(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        // Taken as any value and checked here: the glue's own string check throws an error with no
+        // `code`, and differs between engines.
+        let message = string_argument(message, "message")?;
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.abort(message)),
+            Some(inner) => events_to_js(&mut self.out, inner.abort(&message)),
             None => Ok(js::Array::new().into()),
         }
     }
@@ -193,7 +204,7 @@ impl JsAccumulator {
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
         let has_outputs = self.agent.as_ref().is_some_and(Agent::has_outputs);
         let result = self.final_message().result(has_outputs)?;
-        to_js(&result)
+        result_to_js(&result)
     }
 
     /// The format in use: the configured one, or the detected one once known (`"auto"` before).
@@ -223,6 +234,9 @@ fn open(options: AccumulatorOptions) -> Accumulator {
     Accumulator::new(options)
 }
 
+/// The largest `scratch` and `out` kept from one push to the next: a network read's size.
+const SCRATCH_KEPT: usize = 1 << 16;
+
 fn finished_error() -> Error {
     Error::new(crate::ErrorCode::Finished, "the accumulator has ended: push after finish")
 }
@@ -244,7 +258,7 @@ fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
         const EXACT: f64 = 9_007_199_254_740_992.0;
         return Ok(if n.fract() == 0.0 && n.abs() <= EXACT { Value::from(n as i64) } else { Value::from(n) });
     }
-    to_json(value, &concat(&["options.", key]))
+    to_json(value, &["options.", key].concat())
 }
 
 /// Reads `AccumulatorOptions`; every bad value is an `invalid_input` at its path.
@@ -269,7 +283,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             None | Some(Value::Null) => {}
             Some(v) => {
                 *slot = v.as_u64().filter(|n| *n > 0).and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
-                    Error::invalid_input(concat(&["options.", name]), "a limit must be a positive integer")
+                    Error::invalid_input(["options.", name].concat(), "a limit must be a positive integer")
                 })?
             }
         }
@@ -280,11 +294,12 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             out.format = Format::from_name(name).ok_or_else(|| {
                 Error::invalid_input(
                     "options.format",
-                    concat(&[
+                    [
                         "unknown format ",
                         &crate::json::write::quoted(name),
                         ": use auto, openai-chat, anthropic or openai-responses",
-                    ]),
+                    ]
+                    .concat(),
                 )
             })?
         }
@@ -298,7 +313,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
     if let Some(agent) = map.get("agent").filter(|a| !a.is_null()) {
         let agent = Agent::from_json(agent).map_err(|mut e| {
             if let Some(path) = &mut e.path {
-                *path = concat(&["options.", path]);
+                *path = ["options.", path].concat();
             }
             e
         })?;
@@ -308,17 +323,87 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 }
 
 /// Events as plain JS data: JSON text written into `out` (kept for the next call, so a push
-/// allocates nothing for it once warm) and parsed once by the engine.
+/// allocates nothing for it once warm) and parsed once by the engine. A long string (a large
+/// delta, a tool call's whole arguments) is left out of the JSON and set on its event after, as a
+/// JS string made straight from the event's bytes: it is not escaped into `out`, which would copy
+/// it once more in wasm memory, and the engine does not parse it.
 #[cfg_attr(llw_speed, optimize(speed))]
-fn events_to_js(out: &mut String, events: &[crate::StreamEvent]) -> Result<JsValue, JsValue> {
+fn events_to_js(out: &mut String, events: &[StreamEvent]) -> Result<JsValue, JsValue> {
     out.clear();
-    crate::model::write_events(out, events);
+    let lifted = events.iter().any(|event| long_string(event).is_some());
+    if lifted {
+        write_events_lifted(out, events);
+    } else {
+        crate::model::write_events(out, events);
+    }
     let parsed = js::parse(out);
-    if out.capacity() > 1 << 16 {
+    if out.capacity() > SCRATCH_KEPT {
         // One huge push (a whole body) does not pin its buffer for the stream's life.
         *out = String::new();
     }
-    parsed
+    let array = parsed?;
+    if lifted {
+        // The places are own data properties of what `JSON.parse` has just made (see
+        // `message.rs`): reading and setting them runs no code of the caller's.
+        for (i, event) in events.iter().enumerate() {
+            if let Some((key, text)) = long_string(event) {
+                if let Ok(object) = js::get(&array, &JsValue::from_f64(i as f64)) {
+                    set(&object, key, &JsValue::from_str(text));
+                }
+            }
+        }
+    }
+    Ok(array)
+}
+
+/// `events` as a JSON array with every long string written empty.
+fn write_events_lifted(out: &mut String, events: &[StreamEvent]) {
+    out.push('[');
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match without_long_string(event) {
+            Some(emptied) => emptied.write_json(out),
+            None => event.write_json(out),
+        }
+    }
+    out.push(']');
+}
+
+/// The key and text of an event's string that may be long, when it is at least [`LONG`] bytes.
+fn long_string(event: &StreamEvent) -> Option<(&'static str, &str)> {
+    let (key, text) = match event {
+        StreamEvent::Text { text, .. } | StreamEvent::Reasoning { text, .. } => ("text", text),
+        StreamEvent::ReasoningSignature { signature, .. } => ("signature", signature),
+        StreamEvent::ToolCallDelta { arguments_delta, .. } => ("argumentsDelta", arguments_delta),
+        StreamEvent::ToolCallEnd { arguments, .. } => ("arguments", arguments),
+        _ => return None,
+    };
+    (text.len() >= LONG).then_some((key, text.as_str()))
+}
+
+/// The event with its long string empty (the rest copied: short ids and names), when it has one.
+fn without_long_string(event: &StreamEvent) -> Option<StreamEvent> {
+    long_string(event)?;
+    Some(match event {
+        StreamEvent::Text { choice, .. } => StreamEvent::Text { text: String::new(), choice: *choice },
+        StreamEvent::Reasoning { choice, .. } => StreamEvent::Reasoning { text: String::new(), choice: *choice },
+        StreamEvent::ReasoningSignature { choice, .. } => {
+            StreamEvent::ReasoningSignature { signature: String::new(), choice: *choice }
+        }
+        StreamEvent::ToolCallDelta { index, choice, .. } => {
+            StreamEvent::ToolCallDelta { index: *index, arguments_delta: String::new(), choice: *choice }
+        }
+        StreamEvent::ToolCallEnd { index, id, name, choice, .. } => StreamEvent::ToolCallEnd {
+            index: *index,
+            id: id.clone(),
+            name: name.clone(),
+            arguments: String::new(),
+            choice: *choice,
+        },
+        _ => return None,
+    })
 }
 
 /// The bytes of `array` copied into `scratch` (one call into JS for the length, one for the
@@ -349,7 +434,7 @@ fn unreadable_chunk() -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wasm::test_support::{field, js};
+    use crate::wasm::test_support::{field, js, text};
     use wasm_bindgen_test::wasm_bindgen_test;
 
     /// The messages and paths built from parts read as the `format!` strings they replace did.
@@ -368,6 +453,33 @@ mod tests {
         let not_data = error(options);
         assert_eq!(field(&not_data, "message"), "not JSON data: a function or a symbol is not data");
         assert_eq!(field(&not_data, "path"), "options.agent");
+    }
+
+    /// Events with long strings left out of the JSON and set after give exactly the array the
+    /// JSON of all of them gives, short strings and other fields included.
+    #[wasm_bindgen_test]
+    fn long_strings_lifted_out_of_the_events_give_the_same_array_as_json() {
+        let long = |seed: &str| [seed, " é \"quoted\" \\ \u{1F642} \u{2028}"].concat().repeat(200);
+        let events = vec![
+            StreamEvent::Start { id: Some("r".into()), model: None, provider: Some("p".into()) },
+            StreamEvent::Text { text: long("text"), choice: 0 },
+            StreamEvent::Reasoning { text: long("thinking"), choice: 2 },
+            StreamEvent::Text { text: "short".into(), choice: 1 },
+            StreamEvent::ReasoningSignature { signature: long("sig"), choice: 0 },
+            StreamEvent::ToolCallStart { index: 0, id: "c".into(), name: "f".into(), choice: 0 },
+            StreamEvent::ToolCallDelta { index: 0, arguments_delta: long("{\"q\":"), choice: 3 },
+            StreamEvent::ToolCallEnd { index: 0, id: "c".into(), name: "f".into(), arguments: long("args"), choice: 0 },
+            StreamEvent::ToolCallDelta { index: 1, arguments_delta: "{}".into(), choice: 0 },
+        ];
+        let as_json = |events: &[StreamEvent]| {
+            let mut plain = String::new();
+            crate::model::write_events(&mut plain, events);
+            text(&js(&plain))
+        };
+        let mut out = String::new();
+        assert_eq!(text(&events_to_js(&mut out, &events).unwrap()), as_json(&events));
+        assert!(out.len() < 1000, "the long strings are not in the JSON text");
+        assert_eq!(text(&events_to_js(&mut out, &events[3..6]).unwrap()), as_json(&events[3..6]));
     }
 
     /// A chunk whose bytes cannot be read is an `invalid_input` at `chunk` that leaves the

@@ -10,6 +10,7 @@ use crate::json::write::WriteJson;
 use crate::json::Value;
 #[cfg(feature = "wasm-full")]
 use crate::model::Agent;
+use crate::model::ProcessResult;
 
 /// A JS value as JSON; `undefined` and `null` are `null`.
 ///
@@ -22,7 +23,7 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Value::Null);
     }
-    let bad = |why: String| JsValue::from(Error::invalid_input(path, crate::text::concat(&["not JSON data: ", &why])));
+    let bad = |why: String| JsValue::from(Error::invalid_input(path, ["not JSON data: ", &why].concat()));
     let text = js::stringify(&value).map_err(|e| {
         let message = js::get(&e, &"message".into()).ok().and_then(|m| m.as_string());
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
@@ -36,6 +37,12 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
             None => Err(bad(err.message())),
         },
     }
+}
+
+/// A string argument, taken as any JS value: anything else is an `invalid_input` at `path`
+/// (the glue's own check for a `&str` parameter throws an error with no `code`).
+pub(crate) fn string_argument(value: JsValue, path: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| Error::invalid_input(path, "expected a string").into())
 }
 
 /// The `agent` argument of an export, read by the core's path-precise reader.
@@ -52,6 +59,15 @@ pub(crate) fn to_js(value: &dyn WriteJson) -> Result<JsValue, JsValue> {
     let mut out = String::with_capacity(128);
     value.write_json(&mut out);
     js::parse(&out)
+}
+
+/// A result as JS data: a text result is made a JS string straight from its bytes (a long answer
+/// is not escaped into JSON text in wasm memory and parsed back), any other through [`to_js`].
+pub(crate) fn result_to_js(result: &ProcessResult) -> Result<JsValue, JsValue> {
+    match result {
+        ProcessResult::Text(text) => Ok(JsValue::from_str(text)),
+        other => to_js(other),
+    }
 }
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors); a

@@ -12,7 +12,7 @@ use super::js;
 use crate::model::{Block, FinalMessage};
 
 /// Strings at least this long are lifted; shorter ones are cheaper inside the JSON.
-const LONG: usize = 2048;
+pub(super) const LONG: usize = 2048;
 
 /// Where a string goes in the JS object: the object that holds it and its key.
 type Place<'a> = Option<(&'a JsValue, &'static str)>;
@@ -107,7 +107,7 @@ fn item(array: &Option<JsValue>, i: usize) -> Option<JsValue> {
     js::get(array.as_ref()?, &JsValue::from_f64(i as f64)).ok()
 }
 
-fn set(target: &JsValue, key: &str, value: &JsValue) {
+pub(super) fn set(target: &JsValue, key: &str, value: &JsValue) {
     let _ = js::set(target, &key.into(), value);
 }
 

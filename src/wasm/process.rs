@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_agent, to_js, to_json};
+use super::convert::{read_agent, result_to_js, string_argument, to_js, to_json};
 use super::js;
 use crate::error::Error;
 use crate::json::write::WriteJson;
@@ -59,7 +59,7 @@ pub fn process_js(
     let options = ProcessOptions { on_span: if on_span.is_some() { Some(&mut call) } else { None } };
     let result = process_with(&agent, text.as_str(), options);
     called?;
-    to_js(&result?)
+    result_to_js(&result?)
 }
 
 /// The normalised `FinalMessage` of a non-streamed chat, Responses or Anthropic body.
@@ -85,10 +85,11 @@ pub fn parse_tool_arguments_js(
 /// `text` parsed and validated against `outputs`; the error's `path` names the first violation.
 #[wasm_bindgen(js_name = parseStructuredOutput, unchecked_return_type = "JsonValue")]
 pub fn parse_structured_output_js(
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Property[]")] outputs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StructuredOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let text = string_argument(text, "text")?;
     let outputs = Property::list_from_json(&to_json(outputs, "outputs")?, "outputs")?;
     let options = to_json(options, "options")?;
     let lenient = match options.get("lenient") {
@@ -96,7 +97,7 @@ pub fn parse_structured_output_js(
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(Error::invalid_input("options.lenient", "expected a boolean").into()),
     };
-    to_js(&parse_structured_output(text, &outputs, StructuredOptions { lenient })?)
+    to_js(&parse_structured_output(&text, &outputs, StructuredOptions { lenient })?)
 }
 
 /// `[{id, name, arguments}]`; `arguments` may also be an already parsed object (it is
@@ -170,9 +171,12 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn structured_output_errors_carry_the_path() {
-        let err =
-            parse_structured_output_js(r#"{"a": 1}"#, js(r#"[{"name": "a", "kind": "string"}]"#), JsValue::UNDEFINED)
-                .unwrap_err();
+        let err = parse_structured_output_js(
+            "{\"a\": 1}".into(),
+            js(r#"[{"name": "a", "kind": "string"}]"#),
+            JsValue::UNDEFINED,
+        )
+        .unwrap_err();
         assert_eq!(field(&err, "code"), "validation_failed");
         assert_eq!(field(&err, "path"), "$.a");
     }

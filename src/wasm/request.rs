@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_agent, to_json};
+use super::convert::{read_agent, string_argument, to_json};
 use crate::model::{Agent, Message};
 use crate::request::{build_request, write_chat_args, write_gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
@@ -68,10 +68,11 @@ pub fn gen_ai_attributes_js(
 /// Registers the signature of a custom tool kind (§7.1.3 tool registry).
 #[wasm_bindgen(js_name = registerTool)]
 pub fn register_tool_js(
-    name: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ToolDefinition")] def: JsValue,
 ) -> Result<(), JsValue> {
-    Ok(register_tool(name, &to_json(def, "def")?)?)
+    let name = string_argument(name, "name")?;
+    Ok(register_tool(&name, &to_json(def, "def")?)?)
 }
 
 #[cfg(test)]
@@ -134,7 +135,8 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn gen_ai_attributes_and_register_tool_work_across_the_boundary() {
-        register_tool_js("wasm_registered", js(r#"{"description": "d", "parameters": {"type": "object"}}"#)).unwrap();
+        register_tool_js("wasm_registered".into(), js(r#"{"description": "d", "parameters": {"type": "object"}}"#))
+            .unwrap();
         let body = build_chat_args_js(
             js(r#"{"model": "m", "tools": [{"kind": "wasm_kind", "name": "wasm_registered"}]}"#),
             js("[]"),

@@ -32,7 +32,7 @@ function attempt(fn) {
   } catch (err) {
     // Every failure is an ordinary Error with a code — a wasm trap (RuntimeError) would not be.
     assert.ok(!(err instanceof WebAssembly.RuntimeError), `a trap: ${err}`);
-    if (err instanceof Error && err.code === undefined && !(err instanceof TypeError)) assert.fail(`an error without a code: ${err}`);
+    if (!(err instanceof Error) || typeof err.code !== "string") assert.fail(`an error without a code: ${err}`);
   }
 }
 
@@ -51,9 +51,12 @@ test("one instance survives 100,000 hostile calls and still gives correct result
       case 6: attempt(() => wire.parseStructuredOutput(pick(HOSTILE_TEXT), pick(HOSTILE_VALUES))); break;
       case 7: attempt(() => wire.toMessage(pick([...HOSTILE_TEXT, ...HOSTILE_VALUES]), pick(HOSTILE_VALUES))); break;
       case 8:
+        attempt(() => acc.abort(pick([...HOSTILE_TEXT, ...HOSTILE_VALUES])));
+        attempt(() => wire.registerTool(pick(HOSTILE_VALUES), pick(HOSTILE_VALUES)));
         attempt(() => acc.finish());
         attempt(() => acc.result());
         acc.free();
+        attempt(() => acc.push(pick(HOSTILE_TEXT)));
         acc = new wire.Accumulator({ format: pick(["auto", "openai-chat", "anthropic", "openai-responses"]) });
         break;
     }

@@ -192,9 +192,10 @@ test("the published declarations have no `any` type", () => {
 test("TypeScript: a consumer compiles with tsc --strict against the published types", () => {
   writeFileSync(join(project, "consumer.ts"), readFileSync(join(here, "runtimes/consumer.ts")));
   writeFileSync(join(project, "consumer-stream.ts"), readFileSync(join(here, "runtimes/consumer-stream.ts")));
+  writeFileSync(join(project, "consumer-accumulator.ts"), readFileSync(join(here, "runtimes/consumer-accumulator.ts")));
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom", "esnext.disposable"], skipLibCheck: false },
-    files: ["consumer.ts", "consumer-stream.ts"],
+    files: ["consumer.ts", "consumer-stream.ts", "consumer-accumulator.ts"],
   }));
   try {
     execFileSync(bin("tsc"), ["-p", "tsconfig.json"], { cwd: project, stdio: "pipe" });
