@@ -1,5 +1,8 @@
-//! The streaming accumulator: raw SSE bytes of any supported format in, normalised events and
-//! one final message out.
+//! The streaming accumulator: raw streamed bytes of any supported format in, normalised events
+//! and one final message out.
+//!
+//! Bytes go through a framing ([`crate::framing`]: SSE, a streamed JSON array or AWS event-stream
+//! messages, detected from the first bytes) and each frame to its format's decoder.
 
 mod builder;
 mod detect;
@@ -9,9 +12,10 @@ mod tool_calls;
 pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::framing::{Frame, FrameDecoder, FrameKind};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
 use crate::providers::{anthropic, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled};
-use crate::sse::{SseDecoder, SseEvent};
+use crate::sse::SseEvent;
 use crate::Limits;
 
 /// The wire format of a stream.
@@ -85,7 +89,7 @@ enum Decoder {
 /// assert!(message.complete);
 /// ```
 pub struct Accumulator {
-    sse: SseDecoder,
+    frames: FrameDecoder,
     builder: MessageBuilder,
     decoder: Decoder,
     /// A fatal error (a limit): further input is refused with it.
@@ -100,7 +104,7 @@ impl Accumulator {
             format => new_decoder(format),
         };
         Accumulator {
-            sse: SseDecoder::new(&options.limits),
+            frames: FrameDecoder::new(&options.limits),
             builder: MessageBuilder::new(options.limits, options.provider),
             decoder,
             failed: None,
@@ -127,8 +131,8 @@ impl Accumulator {
     pub fn push(&mut self, chunk: &[u8]) -> Result<&[StreamEvent]> {
         self.ready()?;
         self.builder.events.clear();
-        let Accumulator { sse, builder, decoder, .. } = self;
-        let outcome = sse.feed(chunk, &mut |event| on_event(decoder, builder, &event));
+        let Accumulator { frames, builder, decoder, .. } = self;
+        let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
         self.settle(outcome);
         Ok(&self.builder.events)
     }
@@ -148,8 +152,8 @@ impl Accumulator {
         }
         self.flushed = true;
         if self.failed.is_none() {
-            let Accumulator { sse, builder, decoder, .. } = self;
-            let outcome = sse.finish(&mut |event| on_event(decoder, builder, &event));
+            let Accumulator { frames, builder, decoder, .. } = self;
+            let outcome = frames.finish(&mut |frame| on_frame(decoder, builder, &frame));
             self.settle(outcome);
         }
         let outcome = self.builder.flush();
@@ -207,6 +211,42 @@ fn new_decoder(format: Format) -> Decoder {
         Format::Anthropic => Decoder::Anthropic(anthropic::AnthropicStream::default()),
         Format::OpenAiResponses => Decoder::Responses(openai_responses::ResponsesStream::default()),
         _ => Decoder::Chat(openai_chat::ChatStream::default()),
+    }
+}
+
+/// One frame: an event goes to its format's decoder; a failure the framing itself reports (an
+/// AWS event-stream exception or error message) becomes the stream's error.
+#[cfg_attr(llw_speed, optimize(speed))]
+fn on_frame(decoder: &mut Decoder, builder: &mut MessageBuilder, frame: &Frame<'_>) -> Result<()> {
+    match frame.kind {
+        FrameKind::Event => on_event(decoder, builder, &SseEvent { event: frame.name, data: frame.data, id: b"" }),
+        FrameKind::Exception | FrameKind::Error => builder.error(framing_error(frame)),
+    }
+}
+
+/// The error an event-stream exception or error message reports: its type (or code) as the
+/// code, its message (an exception's JSON `message`) as the message.
+fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
+    let message = match frame.kind {
+        FrameKind::Error => Some(frame.message.to_owned()),
+        _ => crate::json::read_document(frame.data, |r| {
+            let mut message = None;
+            r.object(|r, key| {
+                if key.eq_ignore_ascii_case(b"message") {
+                    message = r.scalar()?.map(|m| m.into_owned());
+                }
+                Ok(())
+            })?;
+            Ok(message)
+        })
+        .ok()
+        .flatten(),
+    };
+    ErrorInfo {
+        message: message.filter(|m| !m.is_empty()).unwrap_or_else(|| frame.name.to_owned()),
+        code: Some(frame.name.to_owned()),
+        outcome: Outcome::Determinate,
+        retryable: Some(crate::providers::is_retryable(Some(frame.name))),
     }
 }
 

@@ -126,6 +126,12 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "rate_limit_exceeded"
             | "timeout"
             | "timeout_error"
+            // AWS event-stream exceptions (Bedrock) that AWS documents as worth retrying.
+            | "throttlingException"
+            | "serviceUnavailableException"
+            | "internalServerException"
+            | "modelStreamErrorException"
+            | "modelNotReadyException"
     )
 }
 
