@@ -96,7 +96,7 @@ function choose(profile) {
   intro.append(el("p", "intro-summary", live ? `Speaks ${profile.api}${toolNames(profile).length ? `, with the tools ${toolNames(profile).join(", ")} run in this page` : ""}.` : profile.summary));
   intro.append(el("p", "intro-how", live
     ? "Send a message: the answer streams in through an Accumulator, tool calls run here and their results go back to the model."
-    : "Press Replay (or Enter) to stream the recorded answer through an Accumulator; tool calls run in this page and their results go into the next turn's request."));
+    : "Press Replay to stream the recorded answer through an Accumulator; tool calls run in this page and their results go into the next turn's request."));
   $("transcript").replaceChildren(intro);
 
   $("recorded").hidden = live;
