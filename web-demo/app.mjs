@@ -139,6 +139,7 @@ async function run(text) {
     for (let step = 0; step < MAX_TURNS; step++) {
       last = await turn(c, running.signal);
       if (!last.next) break;
+      if (step + 1 === MAX_TURNS) follow(() => $("transcript").append(el("p", "notice", `Stopped after ${MAX_TURNS} turns: the model kept calling tools.`)));
     }
   } finally {
     const ran = c.records.length;
@@ -243,11 +244,12 @@ async function httpError(response) {
   let message = text;
   try {
     const body = JSON.parse(text);
-    message = body.error?.message ?? body.error ?? body.message ?? text;
+    const said = body.error?.message ?? body.error ?? body.message ?? text;
+    message = typeof said === "string" ? said : JSON.stringify(said);
   } catch {
     // not JSON: the text as it is
   }
-  return { code: `HTTP ${response.status}`, message: String(message) };
+  return { code: `HTTP ${response.status}`, message };
 }
 
 // ---- one turn on screen -------------------------------------------------------------------
@@ -372,11 +374,10 @@ function turnView(record) {
       article.dataset.state = "streaming";
     },
     events(events) {
-      for (const event of events) {
-        record.events.push({ at: performance.now() - record.started, event });
-        handlers[event.type]?.(event);
-      }
-      inspector.events(record);
+      const added = events.map((event) => ({ at: performance.now() - record.started, event }));
+      record.events.push(...added);
+      for (const event of events) handlers[event.type]?.(event);
+      if (added.length) inspector.events(record, added);
     },
     done(final) {
       clearInterval(ticker);
@@ -481,9 +482,13 @@ const inspector = {
   update(record) {
     if (record === this.selected) this.render();
   },
-  events(record) {
-    if (record !== this.selected) return;
-    if (this.tab === "events") this.render();
+  /** New events of a turn: added to the list on screen rather than drawn anew. */
+  events(record, added) {
+    if (record !== this.selected || this.tab !== "events") return;
+    const list = $("panel").querySelector("ol.events");
+    if (!list || $("raw").checked) return this.render();
+    $("panel-caption").textContent = TABS.events.caption(record);
+    list.append(...added.map(eventRow));
   },
   /** The raw JSON text of what the panel shows. */
   raw() {
@@ -524,13 +529,16 @@ function requestView(request) {
 
 function eventList(record) {
   const list = el("ol", "events");
-  for (const { at, event } of record.events) {
-    const { type, ...rest } = event;
-    const row = el("li", `event ev-${type}`);
-    row.append(el("span", "at", `+${Math.round(at)} ms`), el("span", "type", type), el("code", null, JSON.stringify(rest)));
-    list.append(row);
-  }
+  list.append(...record.events.map(eventRow));
   return list;
+}
+
+/** One event: when it came (after the request started), its type and the rest of it. */
+function eventRow({ at, event }) {
+  const { type, ...rest } = event;
+  const row = el("li", `event ev-${type}`);
+  row.append(el("span", "at", `+${Math.round(at)} ms`), el("span", "type", type), el("code", null, JSON.stringify(rest)));
+  return row;
 }
 
 function resultView(result) {

@@ -144,8 +144,7 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
     test(`${width}: the conversation "${p.title}" shows what Node makes of its recordings, turn by turn`, async () => {
       const { page, errors } = await open(viewport);
       try {
-        const seen = await replay(page, p.id);
-        assert.ok(seen.lengths.length > 2, `the answer was shown as it streamed in (${seen.lengths.length} states)`);
+        await replay(page, p.id);
         const turns = page.locator(".turn");
         const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: p.prompt }];
         assert.equal(await page.textContent(".bubble.user"), p.prompt);
@@ -176,6 +175,8 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
           } else {
             assert.equal(await turn.locator("table.usage").count(), 0, `${label}: no usage table without usage`);
           }
+          const chunks = Number((await turn.locator(".facts").textContent()).match(/from (\d+) chunks/)[1]);
+          assert.ok(chunks > 1, `${label}: streamed in several chunks (${chunks})`);
           const shownErrors = await turn.locator(".error").allTextContents();
           if (want.error) assert.ok(shownErrors.some((e) => e.includes(want.error.message)), `${label}: the error is shown: ${shownErrors}`);
           else assert.deepEqual(shownErrors, [], `${label}: no error shown`);
@@ -256,6 +257,7 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
     const { page, errors } = await open(viewport);
     try {
       await pick(page, "anthropic-thinking");
+      await page.click("#tab-events");
       await watch(page);
       await page.click("#send");
       await page.waitForSelector("body[data-state=waiting]");
@@ -267,13 +269,34 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       await page.waitForSelector("body[data-state=done]");
       const seen = await page.evaluate(() => window.__seen);
       assert.deepEqual(seen.states, ["waiting", "streaming", "done"]);
+      const listed = await page.locator("#panel ol.events li").count();
       assert.ok(seen.waitingShown, "the waiting indicator was on screen while waiting");
       assert.ok(seen.lengths.length > 10, `the text arrived in many steps (${seen.lengths.length})`);
       const events = await inspect(page, 0, "events");
+      assert.equal(listed, events.length, "the open events tab listed every event as it came");
       const chunks = await page.textContent(".facts");
       assert.match(chunks, new RegExp(`${events.length} events from (\\d+) chunks`));
       assert.ok(Number(chunks.match(/from (\d+) chunks/)[1]) > 10, "the bytes came in many chunks");
       assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test(`${width}: an HTTP error from the provider is shown with its message, and the page can go on`, async () => {
+    const { page, errors } = await open(viewport);
+    try {
+      const body = JSON.stringify({ error: { message: "Rate limit reached", type: "rate_limit_exceeded" } });
+      await page.route("**/api/chat", (route) => route.fulfill({ status: 429, contentType: "application/json", body }));
+      await replay(page, "openai-text");
+      assert.equal(await page.textContent(".turn .error"), "HTTP 429: Rate limit reached");
+      assert.equal(await page.getAttribute(".turn", "data-state"), "error");
+      assert.match(await page.textContent("#status"), /^Ended with an error · 1 turn/);
+      await page.unroute("**/api/chat");
+      await page.click("#send");
+      await page.waitForSelector(".turn[data-state=done]");
+      assert.equal(await page.locator(".turn").count(), 1, "replaying again starts afresh");
+      assert.deepEqual(errors.filter((e) => !e.includes("429")), [], "no page error but the failed request's own console line");
     } finally {
       await page.close();
     }
