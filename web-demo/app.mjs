@@ -50,9 +50,10 @@ for (const p of PROFILES) {
   label.append(radio, body);
   $("profiles").append(label);
 }
-$("profiles").addEventListener("change", (e) => {
-  choose(PROFILES.find((p) => p.id === e.target.value));
-  if (!wide.matches) $("picker").open = false;
+$("profiles").addEventListener("change", (e) => choose(PROFILES.find((p) => p.id === e.target.value)));
+// On a phone the list folds away once a conversation is picked, the one already picked too.
+$("profiles").addEventListener("click", (e) => {
+  if (e.target.name === "profile" && !wide.matches) $("picker").open = false;
 });
 const syncPicker = () => { if (wide.matches) $("picker").open = true; };
 wide.addEventListener("change", syncPicker);
@@ -287,7 +288,9 @@ function turnView(record) {
   head.append(el("span", "avatar"), el("span", "who", "Assistant"), model);
   const wait = el("p", "waiting");
   const elapsed = el("span", "elapsed");
-  wait.append(el("span", "dots"), "Waiting for the first byte", elapsed);
+  const waitLabel = document.createTextNode("Waiting for the first byte");
+  wait.append(el("span", "dots"), waitLabel, elapsed);
+  const shown = () => { wait.hidden = true; };
   const reasoningBox = el("details", "reasoning");
   reasoningBox.open = true;
   reasoningBox.hidden = true;
@@ -331,8 +334,8 @@ function turnView(record) {
 
   const handlers = {
     start(e) { model.textContent = e.model ?? ""; },
-    text(e) { text += e.text; answer.hidden = false; schedule(); },
-    reasoning(e) { reasoning += e.text; reasoningBox.hidden = false; schedule(); },
+    text(e) { text += e.text; answer.hidden = false; shown(); schedule(); },
+    reasoning(e) { reasoning += e.text; reasoningBox.hidden = false; shown(); schedule(); },
     reasoning_signature() { reasoningBox.hidden = false; signed.textContent = "signed"; },
     tool_call_start(e) {
       const li = el("li", "tool");
@@ -344,6 +347,7 @@ function turnView(record) {
       const result = el("div", "tool-result");
       result.hidden = true;
       li.append(top, args, result);
+      shown();
       follow(() => tools.append(li));
       cards[e.index] = { li, args, state, result };
     },
@@ -361,6 +365,7 @@ function turnView(record) {
       box.append(el("strong", null, e.code ? `${e.code}: ` : "Error: "), e.message);
       const notes = [e.outcome, e.retryable ? "retryable" : "", e.path ? `at ${e.path}` : ""].filter(Boolean).join(" · ");
       if (notes) box.append(el("small", null, notes));
+      shown();
       follow(() => errors.append(box));
     },
   };
@@ -372,6 +377,8 @@ function turnView(record) {
     streaming() {
       clearInterval(ticker);
       article.dataset.state = "streaming";
+      waitLabel.data = "Receiving";
+      elapsed.textContent = "";
     },
     events(events) {
       const added = events.map((event) => ({ at: performance.now() - record.started, event }));
@@ -381,6 +388,7 @@ function turnView(record) {
     },
     done(final) {
       clearInterval(ticker);
+      shown();
       article.dataset.state = final.error ? "error" : "done";
       dirty = true;
       paint();

@@ -91,7 +91,8 @@ async function open(viewport, at = url) {
 /** Picks a conversation the way a visitor does (on a phone the list is folded first). */
 async function pick(page, id) {
   if (!(await page.isVisible(`input[value=${id}]`))) await page.click("#picker summary");
-  await page.check(`input[value=${id}]`);
+  await page.click(`input[value=${id}]`);
+  assert.equal(await page.isChecked(`input[value=${id}]`), true);
 }
 
 /** Records every page state and every answer length the transcript goes through. */
