@@ -60,7 +60,7 @@ export function startServer({ port = 8787, host = "127.0.0.1", delayScale = 1, e
         if (!fixture) return json(res, 404, { error: `the recording of "${profile.title}" has no turn ${JSON.stringify(request.turn)}` });
         return replay(res, fixture, `${profile.id}/${request.turn}`, delayScale);
       }
-      if (req.method !== "GET") return json(res, 405, { error: "method not allowed" });
+      if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { error: "method not allowed" });
       const file = STATIC[pathname] ? join(DEMO, STATIC[pathname]) : pathname.startsWith("/pkg/") ? inside(PKG, pathname.slice(5)) : undefined;
       if (!file) return json(res, 404, { error: "not found" });
       const data = await readFile(file).catch(() => undefined);

@@ -513,6 +513,8 @@ test("demo server: unknown profiles and turns, unknown paths and paths out of th
   assert.match((await beyond.json()).error, /has no turn 1/);
   assert.equal((await fetch(new URL("api/chat", url), { method: "POST", body: "{not json" })).status, 400);
   assert.equal((await fetch(new URL("nothing-here", url))).status, 404);
+  assert.equal((await fetch(url, { method: "PUT" })).status, 405);
+  assert.equal((await fetch(url, { method: "HEAD" })).status, 200);
   assert.equal((await fetch(new URL("pkg/..%2F..%2FCargo.toml", url))).status, 404);
   const page = await fetch(url);
   assert.match(page.headers.get("content-security-policy"), /script-src 'self' 'wasm-unsafe-eval'/);
