@@ -14,8 +14,18 @@ const MAX_TURNS = 8;
 const wide = matchMedia("(min-width: 760px)");
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-await init();
-const config = await (await fetch("/api/config")).json();
+let config;
+try {
+  await init();
+  config = await (await fetch("/api/config")).json();
+} catch (err) {
+  // Without the package or the server there is nothing to show: say why rather than spin.
+  $("mode").textContent = "Not started";
+  $("mode-note").textContent = `The demo could not start: ${err.message}. Run \`make demo\`, which builds the package and serves this page.`;
+  $("mode-note").classList.add("failed");
+  $("mode-note").hidden = false;
+  throw err;
+}
 const live = config.mode === "live";
 
 /** The conversation on screen: its profile, the messages so far and one record per turn. */
@@ -55,8 +65,7 @@ $("profiles").addEventListener("change", (e) => choose(PROFILES.find((p) => p.id
 $("profiles").addEventListener("click", (e) => {
   if (e.target.name === "profile" && !wide.matches) $("picker").open = false;
 });
-const syncPicker = () => { if (wide.matches) $("picker").open = true; };
-wide.addEventListener("change", syncPicker);
+wide.addEventListener("change", () => { if (wide.matches) $("picker").open = true; });
 $("picker").open = wide.matches;
 
 $("composer").addEventListener("submit", (e) => {

@@ -55,8 +55,8 @@ export function renderMarkdown(target, markdown) {
 
 /** Strings longer than this with no space in them (signatures, encrypted state, base64) fold. */
 const FOLD_AT = 96;
-/** Keys whose string value is JSON text, shown parsed. */
-const JSON_TEXT_KEYS = new Set(["arguments", "body"]);
+/** Keys whose string value is JSON text (tool arguments), shown parsed. */
+const JSON_TEXT_KEYS = new Set(["arguments"]);
 
 /**
  * A read-only tree of `value`: keys, strings, numbers in their own colours; opaque long strings

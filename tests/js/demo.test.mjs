@@ -523,3 +523,18 @@ test("demo server: unknown profiles and turns, unknown paths and paths out of th
   assert.equal(wasm.headers.get("content-type"), "application/wasm");
   await wasm.arrayBuffer();
 });
+
+test("a page that cannot load the package says why instead of spinning", async () => {
+  const page = await browser.newPage({ viewport: VIEWPORTS.phone });
+  try {
+    await page.route("**/pkg/llm_wire_bg.wasm", (route) => route.fulfill({ status: 404, body: "not found" }));
+    await page.goto(url);
+    await page.waitForSelector("#mode-note.failed");
+    assert.equal(await page.textContent("#mode"), "Not started");
+    assert.match(await page.textContent("#mode-note"), /^The demo could not start: .*Run `make demo`/);
+    assert.equal(await page.getAttribute("body", "data-state"), "loading");
+    assert.equal(await page.isDisabled("#send"), true);
+  } finally {
+    await page.close();
+  }
+});
