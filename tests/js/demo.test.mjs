@@ -98,10 +98,12 @@ async function pick(page, id) {
 /** Records every page state and every answer length the transcript goes through. */
 async function watch(page) {
   await page.evaluate(() => {
-    const seen = (window.__seen = { states: [], lengths: [], waitingShown: false });
+    const seen = (window.__seen = { states: [], statuses: [], lengths: [], waitingShown: false });
     new MutationObserver(() => {
       const state = document.body.dataset.state;
       if (seen.states.at(-1) !== state) seen.states.push(state);
+      const status = document.querySelector("#status").textContent;
+      if (seen.statuses.at(-1) !== status) seen.statuses.push(status);
       const waiting = document.querySelector(".turn:last-of-type .waiting");
       if (state === "waiting" && waiting && getComputedStyle(waiting).display !== "none") seen.waitingShown = true;
       const lengths = [...document.querySelectorAll(".answer, .reasoning-body, .tool-args")].map((e) => e.textContent.length).join("/");
@@ -262,7 +264,6 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       await watch(page);
       await page.click("#send");
       await page.waitForSelector("body[data-state=waiting]");
-      assert.match(await page.textContent("#status"), /^Waiting for the first byte/);
       await page.screenshot({ path: `${SHOTS}${width}-waiting.png` });
       await page.waitForSelector("body[data-state=streaming]");
       assert.equal(await page.textContent("#send"), "Stop", "a stream can be stopped");
@@ -270,6 +271,7 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       await page.waitForSelector("body[data-state=done]");
       const seen = await page.evaluate(() => window.__seen);
       assert.deepEqual(seen.states, ["waiting", "streaming", "done"]);
+      assert.deepEqual(seen.statuses.slice(0, 2), ["Waiting for the first byte", "Streaming"], "the status line says so too");
       const listed = await page.locator("#panel ol.events li").count();
       assert.ok(seen.waitingShown, "the waiting indicator was on screen while waiting");
       assert.ok(seen.lengths.length > 10, `the text arrived in many steps (${seen.lengths.length})`);
@@ -423,11 +425,12 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       await page.waitForSelector("body[data-state=streaming]");
       await page.keyboard.press("Escape");
       await page.waitForSelector("body[data-state=done]");
-      assert.match(await page.textContent("#status"), /^Stopped · 1 turn/);
-      const message = await inspect(page, 0, "message");
+      assert.match(await page.textContent("#status"), /^Stopped · \d+ turns? /);
+      const stopped = (await page.locator(".turn").count()) - 1;
+      const message = await inspect(page, stopped, "message");
       assert.equal(message.complete, false);
       assert.deepEqual(message.error, { message: "stopped by the user", code: "transport_error", outcome: "indeterminate", retryable: true });
-      assert.equal(await page.locator(".tool-result").count(), 0, "a stopped turn runs no tool");
+      assert.equal(await page.locator(".turn").nth(stopped).locator(".tool-result").count(), 0, "a stopped turn runs no tool");
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
