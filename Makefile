@@ -113,7 +113,12 @@ size: pkg
 test: tools
 	@bash tests/run-all.sh
 
-demo: build-tools pkg
+# The demo page's libraries (marked, DOMPurify) come from web-demo's own lock; its Playwright test
+# needs them too.
+DEMO_DEPS := web-demo/node_modules/.installed
+test-tools: $(DEMO_DEPS)
+
+demo: build-tools pkg $(DEMO_DEPS)
 	node web-demo/server.mjs
 
 demo-cli: build-tools pkg
