@@ -345,8 +345,10 @@ fn tool_use(call: &ToolCall, path: &str) -> Result<String> {
     Ok(Object::new().json("toolUse", &block.finish()).finish())
 }
 
-/// `toolConfig.tools`: every tool kind as `{toolSpec: {description?, inputSchema: {json}, name,
-/// strict?}}`. No tools: no `toolConfig`.
+/// `toolConfig`: every tool kind as `{toolSpec: {description?, inputSchema: {json}, name,
+/// strict?}}`, then what a `toolConfig` given in `additionalProperties` adds: its `tools`
+/// (Converse's own, such as `systemTool` or `cachePoint`) after these, and its `toolChoice`. No
+/// tools: no `toolConfig`.
 fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
     let mut tools = Array::new();
     for def in project_tools(&agent.tools)? {
@@ -361,8 +363,16 @@ fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
         }
         tools.push(Object::new().json("toolSpec", &spec.finish()).finish());
     }
+    let mut config = Fields::new();
+    if let Some(Value::Object(given)) = agent.model.options.additional_properties.get("toolConfig") {
+        if let Some(Value::Array(more)) = given.get("tools") {
+            more.iter().for_each(|tool| tools.push(json_text(tool)));
+        }
+        write_absent(&mut config, given);
+    }
     if !tools.is_empty() {
-        body.set("toolConfig", Object::new().array("tools", &tools).finish());
+        config.set("tools", tools.finish());
+        body.set("toolConfig", config.finish());
     }
     Ok(())
 }
@@ -404,6 +414,8 @@ fn write_options(agent: &Agent, body: &mut Fields) {
         match (key.as_str(), value) {
             ("inferenceConfig", Value::Object(given)) => write_absent(&mut inference, given),
             ("additionalModelRequestFields", Value::Object(given)) => write_absent(&mut model_fields, given),
+            // Merged into the built one by `write_tools`.
+            ("toolConfig", Value::Object(_)) => {}
             (key, _) if CONVERSE_KEYS.contains(&key) => {
                 converse.insert(key.to_owned(), value.clone());
             }
