@@ -256,7 +256,7 @@ impl ConverseStream {
         if let (Some(items), Some(server)) = (delta.tool_result, &mut self.server) {
             if server.index == index && server.kind == "toolResult" {
                 // The items of the list, without its brackets, joined to the ones before.
-                let items = items.trim_start_matches('[').trim_end_matches(']');
+                let items = items.strip_prefix('[').and_then(|i| i.strip_suffix(']')).unwrap_or_default();
                 if !items.is_empty() {
                     let joined = if server.streamed.is_empty() { items.to_owned() } else { format!(",{items}") };
                     keep_streamed(server, &joined, b)?;
