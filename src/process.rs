@@ -1,7 +1,7 @@
 //! process and toMessage (§8): a non-streamed response body → the §8 result, or the normalised
 //! message, dispatched by provider and apiType (`docs/design.md`, "Dispatch").
 //!
-//! Chat, Anthropic and Responses bodies are replayed into the same `MessageBuilder` the stream
+//! Chat, Anthropic, Responses and Bedrock bodies are replayed into the same `MessageBuilder` the stream
 //! accumulator uses, so `to_message` of a body equals `Accumulator::finish` of its streamed form,
 //! and `process` is read off that message. Embeddings and images have no message form.
 
@@ -18,7 +18,7 @@ use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::json::{read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
+use crate::providers::{anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -66,6 +66,7 @@ pub(crate) enum Api {
     Responses,
     Embedding,
     Image,
+    Bedrock,
 }
 
 impl Api {
@@ -75,6 +76,9 @@ impl Api {
     pub(crate) fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider == "anthropic" {
             return Ok(Api::Anthropic);
+        }
+        if agent.model.provider == "bedrock" {
+            return Ok(Api::Bedrock);
         }
         match agent.model.api_type.as_str() {
             "" | "chat" => Ok(Api::Chat),
@@ -89,16 +93,24 @@ impl Api {
     }
 
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
-    /// or an `output` list, else chat).
+    /// or an `output` list, Bedrock's `output` object or `stopReason`, or AWS's error body, a
+    /// `message` string alone; else chat).
     fn detect(text: &str) -> Result<Api> {
         let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        let (mut bedrock, mut message_only, mut members) = (false, false, 0);
         // What follows a value that is not an object is checked first: `[1] x` is not JSON.
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
+                members += 1;
                 match key {
                     b"type" => kind = Scalar::read(r)?,
                     b"object" => object = Scalar::read(r)?,
-                    b"output" => has_output = r.raw_non_null()?.is_some(),
+                    b"output" => match r.peek()? {
+                        crate::json::Kind::Object => bedrock = true,
+                        _ => has_output = r.raw_non_null()?.is_some(),
+                    },
+                    b"stopReason" => bedrock = true,
+                    b"message" => message_only = r.peek()? == crate::json::Kind::String,
                     _ => {}
                 }
                 Ok(())
@@ -109,6 +121,7 @@ impl Api {
             return Err(invalid_body(JsonError::not_an_object()));
         }
         Ok(match (kind.as_deref(), object.as_deref()) {
+            _ if bedrock || (message_only && members == 1) => Api::Bedrock,
             (Some("message" | "error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
             _ if has_output => Api::Responses,
@@ -191,7 +204,7 @@ pub fn process_with<'a>(
     outcome
 }
 
-/// The normalised message of a non-streamed chat, Responses or Anthropic body: the same shape
+/// The normalised message of a non-streamed chat, Responses, Anthropic or Bedrock body: the same shape
 /// and values `Accumulator::finish` gives for its streamed form, with `complete: true`.
 ///
 /// With an agent the API comes from it (`docs/design.md`, "Dispatch"); without one, from the
@@ -232,6 +245,10 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let extra = match api {
         Api::Anthropic => {
             anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?;
+            Extra::default()
+        }
+        Api::Bedrock => {
+            bedrock::response::ConverseBody::read(text).map_err(invalid_body)?.feed(&mut b)?;
             Extra::default()
         }
         Api::Responses => {

@@ -1,7 +1,7 @@
 //! buildChatArgs, buildRequest and the gen_ai tracing attributes (§7): dispatch by provider and apiType.
 //!
-//! docs/design.md, "Dispatch": provider `anthropic` speaks Anthropic Messages; every other
-//! provider is OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding,
+//! docs/design.md, "Dispatch": provider `anthropic` speaks Anthropic Messages, `bedrock` the
+//! Bedrock Converse API; every other provider is OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding,
 //! image).
 
 mod gen_ai;
@@ -16,7 +16,7 @@ pub use http::{build_request, HttpRequest, RequestOptions};
 use crate::error::{Error, Result};
 use crate::json::Value;
 use crate::model::{Agent, Message};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+use crate::providers::{anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses};
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub enum Api {
     OpenAiEmbeddings,
     OpenAiImages,
     Anthropic,
+    /// Amazon Bedrock Converse.
+    Bedrock,
 }
 
 impl Api {
@@ -34,6 +36,9 @@ impl Api {
     pub fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider() == "anthropic" {
             return Ok(Api::Anthropic);
+        }
+        if agent.model.provider() == "bedrock" {
+            return Ok(Api::Bedrock);
         }
         match agent.model.api_type() {
             "chat" => Ok(Api::OpenAiChat),
@@ -71,13 +76,17 @@ pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wir
     }
     let api = Api::of(agent)?;
     let mut body = wire::Fields::new();
-    body.str("model", &agent.model.id);
+    // Bedrock names the model in the URL; its body has no `model` member.
+    if api != Api::Bedrock {
+        body.str("model", &agent.model.id);
+    }
     match api {
         Api::OpenAiChat => openai_chat::request::build(agent, messages, &mut body),
         Api::OpenAiResponses => openai_responses::request::build(agent, messages, &mut body),
         Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages, &mut body),
         Api::OpenAiImages => openai_images::request::build(agent, messages, &mut body),
         Api::Anthropic => anthropic::request::build(agent, messages, &mut body),
+        Api::Bedrock => bedrock::request::build(agent, messages, &mut body),
     }?;
     Ok(body)
 }

@@ -13,6 +13,20 @@ const CHUNKS: [&str; 2] = [
     r#"{"id":"c1","model":"m","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}"#,
 ];
 
+/// An InvokeModelWithResponseStream `chunk` payload: `{"bytes": "<base64 of event>"}`.
+fn chunk(event: &str) -> Vec<u8> {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::new();
+    for group in event.as_bytes().chunks(3) {
+        let n = group.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            let c = if i <= group.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] } else { b'=' };
+            b64.push(c as char);
+        }
+    }
+    format!(r#"{{"bytes":"{b64}"}}"#).into_bytes()
+}
+
 /// The message and the error events of `body` fed in pieces cut at `cuts`.
 fn read(body: &[u8], cuts: &[usize]) -> (FinalMessage, Vec<StreamEvent>) {
     let mut acc = Accumulator::new(AccumulatorOptions::default());
@@ -42,7 +56,7 @@ fn a_streamed_json_array_of_chunks_reads_as_their_sse_form_at_every_split() {
 
 #[test]
 fn an_event_stream_exception_is_the_streams_error_and_keeps_the_text_before_it() {
-    let mut body = encoder::event("chunk", CHUNKS[0].as_bytes());
+    let mut body = encoder::event("chunk", &chunk(CHUNKS[0]));
     body.extend(encoder::exception("throttlingException", br#"{"message":"Too many requests, slow down."}"#));
     for cut in 0..=body.len() {
         let (message, errors) = read(&body, &[cut]);
@@ -58,7 +72,7 @@ fn an_event_stream_exception_is_the_streams_error_and_keeps_the_text_before_it()
 
 #[test]
 fn an_event_stream_error_message_carries_its_code_and_message() {
-    let mut body = encoder::event("chunk", CHUNKS[0].as_bytes());
+    let mut body = encoder::event("chunk", &chunk(CHUNKS[0]));
     body.extend(encoder::error("ValidationError", "the input is not valid"));
     let (message, _) = read(&body, &[]);
     let error = message.error.expect("the error message is the error");
@@ -68,8 +82,8 @@ fn an_event_stream_error_message_carries_its_code_and_message() {
 
 #[test]
 fn a_damaged_event_stream_keeps_what_came_before_and_refuses_the_rest() {
-    let mut body = encoder::event("chunk", CHUNKS[0].as_bytes());
-    let second = encoder::event("chunk", CHUNKS[1].as_bytes());
+    let mut body = encoder::event("chunk", &chunk(CHUNKS[0]));
+    let second = encoder::event("chunk", &chunk(CHUNKS[1]));
     let damaged = body.len() + second.len() - 1;
     body.extend(second);
     body[damaged] ^= 0xFF; // the second message's CRC

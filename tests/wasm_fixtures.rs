@@ -30,9 +30,18 @@ macro_rules! fixture {
     ($name:literal, false) => {
         Fixture { name: $name, body: include_bytes!(concat!("fixtures/", $name, ".sse")), expect: None }
     };
+    // Bedrock's binary AWS event streams.
+    ($name:literal, true, eventstream) => {
+        Fixture {
+            name: $name,
+            body: include_bytes!(concat!("fixtures/", $name, ".eventstream")),
+            expect: Some(include_str!(concat!("fixtures/", $name, ".expect.json"))),
+        }
+    };
 }
 
-/// Every `.sse` under `tests/fixtures/`; `fixtures.rs` checks this list stays complete.
+/// Every `.sse` and `.eventstream` under `tests/fixtures/`; `fixtures.rs` checks this list stays
+/// complete.
 const FIXTURES: &[Fixture] = &[
     fixture!("anthropic/gomodel-text-stream", true),
     fixture!("anthropic/pyd-redacted-thinking-stream", true),
@@ -44,6 +53,10 @@ const FIXTURES: &[Fixture] = &[
     fixture!("anthropic/vercel-thinking-signature-text", true),
     fixture!("anthropic/vercel-tool-use-input-json-delta", true),
     fixture!("azure-openai/vercel-model-router", true),
+    fixture!("bedrock/pyd-claude-reasoning-signature-stream", true, eventstream),
+    fixture!("bedrock/pyd-claude-redacted-reasoning-stream", true, eventstream),
+    fixture!("bedrock/pyd-nova-code-interpreter-stream", true, eventstream),
+    fixture!("bedrock/pyd-nova-text-stream", true, eventstream),
     fixture!("deepseek/pyd-thinking-stream", true),
     fixture!("deepseek/vercel-reasoning-tool-call", true),
     fixture!("deepseek/vercel-reasoning", true),

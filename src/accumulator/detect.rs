@@ -1,5 +1,5 @@
 //! `format: "auto"`: the stream's format from its first event, by its `event:` name when it has
-//! one and by the shape of its data otherwise.
+//! one (an AWS event-stream message's `:event-type`) and by the shape of its data otherwise.
 
 use super::Format;
 use crate::json::{read_document, Kind};
@@ -58,11 +58,29 @@ fn by_type(kind: &str) -> Option<Format> {
     }
 }
 
+/// The event types of Bedrock's streams: ConverseStream's, and InvokeModelWithResponseStream's
+/// `chunk`. They arrive as AWS event-stream messages, whose `:event-type` names them.
+fn is_bedrock_event(name: &str) -> bool {
+    matches!(
+        name,
+        "messageStart"
+            | "contentBlockStart"
+            | "contentBlockDelta"
+            | "contentBlockStop"
+            | "messageStop"
+            | "metadata"
+            | "chunk"
+    )
+}
+
 /// The format of the stream whose first event is `event`. OpenAI Chat when nothing says
 /// otherwise: it is the format of every OpenAI-compatible server.
 pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     if let Some(format) = by_type(event.event) {
         return format;
+    }
+    if is_bedrock_event(event.event) {
+        return Format::Bedrock;
     }
     let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
@@ -114,6 +132,14 @@ mod tests {
         );
         assert_eq!(of("message", r#"{"choices":null,"type":"message_start"}"#), Format::Anthropic);
         assert_eq!(of("message", r#"{"type":"error","error":null,"message":"x"}"#), Format::OpenAiResponses);
+    }
+
+    #[test]
+    fn a_bedrock_event_type_names_the_bedrock_format_whatever_its_data() {
+        for name in ["messageStart", "contentBlockDelta", "contentBlockStart", "metadata", "chunk"] {
+            assert_eq!(of(name, r#"{"choices":[]}"#), Format::Bedrock, "{name}");
+        }
+        assert_eq!(of("MessageStart", "{}"), Format::OpenAiChat, "event types are case-sensitive");
     }
 
     #[test]

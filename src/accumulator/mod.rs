@@ -12,9 +12,11 @@ mod tool_calls;
 pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::framing::{Frame, FrameDecoder, FrameKind};
+use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
-use crate::providers::{anthropic, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled};
+use crate::providers::{
+    anthropic, bedrock, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
+};
 use crate::sse::SseEvent;
 use crate::Limits;
 
@@ -30,16 +32,21 @@ pub enum Format {
     Anthropic,
     /// OpenAI Responses API.
     OpenAiResponses,
+    /// Amazon Bedrock: ConverseStream, or InvokeModelWithResponseStream (whose chunks carry
+    /// another format's events), in AWS event-stream messages.
+    Bedrock,
 }
 
 impl Format {
-    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`).
+    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`,
+    /// `"bedrock"`).
     pub fn from_name(name: &str) -> Option<Format> {
         match name {
             "auto" => Some(Format::Auto),
             "openai-chat" => Some(Format::OpenAiChat),
             "anthropic" => Some(Format::Anthropic),
             "openai-responses" => Some(Format::OpenAiResponses),
+            "bedrock" => Some(Format::Bedrock),
             _ => None,
         }
     }
@@ -50,6 +57,7 @@ impl Format {
             Format::OpenAiChat => "openai-chat",
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
+            Format::Bedrock => "bedrock",
         }
     }
 }
@@ -70,6 +78,11 @@ enum Decoder {
     Chat(openai_chat::ChatStream),
     Anthropic(anthropic::AnthropicStream),
     Responses(openai_responses::ResponsesStream),
+    /// Bedrock, before its first event says which of its two streams it is.
+    BedrockPending,
+    Converse(bedrock::ConverseStream),
+    /// InvokeModelWithResponseStream: each chunk's bytes are an event for the inner decoder.
+    Invoke(Box<Decoder>),
 }
 
 /// Raw streamed bytes in, normalised events and one final message out.
@@ -119,7 +132,14 @@ impl Accumulator {
             Decoder::Chat(_) => Format::OpenAiChat,
             Decoder::Anthropic(_) => Format::Anthropic,
             Decoder::Responses(_) => Format::OpenAiResponses,
+            Decoder::BedrockPending | Decoder::Converse(_) | Decoder::Invoke(_) => Format::Bedrock,
         }
+    }
+
+    /// Whether the stream is binary (AWS event-stream messages, by its format or its first
+    /// bytes): text, such as a JS string's UTF-8, cannot carry it.
+    pub fn is_binary(&self) -> bool {
+        self.format() == Format::Bedrock || self.frames.framing() == Some(Framing::EventStream)
     }
 
     /// Feeds the next bytes, split anywhere, and returns the events they complete.
@@ -210,6 +230,7 @@ fn new_decoder(format: Format) -> Decoder {
     match format {
         Format::Anthropic => Decoder::Anthropic(anthropic::AnthropicStream::default()),
         Format::OpenAiResponses => Decoder::Responses(openai_responses::ResponsesStream::default()),
+        Format::Bedrock => Decoder::BedrockPending,
         _ => Decoder::Chat(openai_chat::ChatStream::default()),
     }
 }
@@ -220,12 +241,20 @@ fn new_decoder(format: Format) -> Decoder {
 fn on_frame(decoder: &mut Decoder, builder: &mut MessageBuilder, frame: &Frame<'_>) -> Result<()> {
     match frame.kind {
         FrameKind::Event => on_event(decoder, builder, &SseEvent { event: frame.name, data: frame.data, id: b"" }),
-        FrameKind::Exception | FrameKind::Error => builder.error(framing_error(frame)),
+        FrameKind::Exception | FrameKind::Error => {
+            // Only AWS event streams carry these: a stream that fails at once is still Bedrock's.
+            if let Decoder::Pending = decoder {
+                *decoder = Decoder::BedrockPending;
+            }
+            builder.error(framing_error(frame))
+        }
     }
 }
 
 /// The error an event-stream exception or error message reports: its type (or code) as the
-/// code, its message (an exception's JSON `message`) as the message.
+/// code, its message (an exception's JSON `message`) as the message, retryable when AWS
+/// documents the exception as transient (throttling, service unavailable, internal server,
+/// model stream error, model not ready, model timeout).
 fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
     let message = match frame.kind {
         FrameKind::Error => Some(frame.message.to_owned()),
@@ -246,7 +275,7 @@ fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
         message: message.filter(|m| !m.is_empty()).unwrap_or_else(|| frame.name.to_owned()),
         code: Some(frame.name.to_owned()),
         outcome: Outcome::Determinate,
-        retryable: Some(crate::providers::is_retryable(Some(frame.name))),
+        retryable: Some(bedrock::is_retryable_exception(frame.name)),
     }
 }
 
@@ -268,10 +297,33 @@ fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
     if let Decoder::Pending = decoder {
         *decoder = new_decoder(detect::detect(event));
     }
+    if let Decoder::BedrockPending = decoder {
+        *decoder = match event.event {
+            "chunk" => Decoder::Invoke(Box::new(Decoder::Pending)),
+            _ => Decoder::Converse(bedrock::ConverseStream::default()),
+        };
+    }
     match decoder {
         Decoder::Chat(chat) => chat.event(event, builder),
         Decoder::Anthropic(anthropic) => anthropic.event(event, builder),
         Decoder::Responses(responses) => responses.event(event, builder),
-        Decoder::Pending => Ok(Handled::Done),
+        Decoder::Converse(converse) => converse.event(event, builder),
+        Decoder::Invoke(inner) => invoke_chunk(inner, builder, event),
+        Decoder::Pending | Decoder::BedrockPending => Ok(Handled::Done),
     }
+}
+
+/// An InvokeModelWithResponseStream `chunk`: its base64 `bytes` are one event of the model's own
+/// format, read by the inner decoder (detected from the first chunk) as if it had arrived alone.
+/// Any other event of that stream carries nothing to read.
+fn invoke_chunk(inner: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<Handled> {
+    if event.event != "chunk" {
+        return Ok(Handled::Done);
+    }
+    match bedrock::chunk_bytes(event.data) {
+        Ok(Some(bytes)) => on_event(inner, builder, &SseEvent { event: "message", data: &bytes, id: b"" })?,
+        Ok(None) => {}
+        Err(err) => builder.error(invalid_chunk(&err))?,
+    }
+    Ok(Handled::Done)
 }

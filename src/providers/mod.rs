@@ -2,6 +2,7 @@
 //! (lenient scalar reading, provider error classification) are here.
 
 pub mod anthropic;
+pub mod bedrock;
 pub mod openai_chat;
 pub mod openai_embeddings;
 pub mod openai_images;
@@ -132,6 +133,7 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "internalServerException"
             | "modelStreamErrorException"
             | "modelNotReadyException"
+            | "modelTimeoutException"
     )
 }
 

@@ -23,14 +23,17 @@ fn is_option(key: &str) -> bool {
             | "text"
             | "stream"
             | "stream_options"
+            | "toolConfig"
+            | "outputConfig"
     )
 }
 
 /// The semantic-convention name of a request option that has one.
 fn convention_name(key: &str) -> Option<&'static str> {
     match key {
-        "max_completion_tokens" | "max_tokens" | "max_output_tokens" => Some("max_tokens"),
-        "stop" | "stop_sequences" => Some("stop_sequences"),
+        "max_completion_tokens" | "max_tokens" | "max_output_tokens" | "maxTokens" => Some("max_tokens"),
+        "stop" | "stop_sequences" | "stopSequences" => Some("stop_sequences"),
+        "topP" => Some("top_p"),
         "n" => Some("choice.count"),
         "encoding_format" => Some("encoding_formats"),
         _ => None,
@@ -54,7 +57,12 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => "chat",
     };
     attributes.str("gen_ai.operation.name", operation);
-    attributes.str("gen_ai.provider.name", agent.model.provider());
+    // The semantic conventions' name for Bedrock; the others are the conventions' own names.
+    let provider = match agent.model.provider() {
+        "bedrock" => "aws.bedrock",
+        provider => provider,
+    };
+    attributes.str("gen_ai.provider.name", provider);
     attributes.str("gen_ai.request.model", &agent.model.id);
     if agent.has_outputs() {
         attributes.str("gen_ai.output.type", "json");
@@ -68,8 +76,11 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         }
         _ => request,
     };
+    // Bedrock's options sit in its `inferenceConfig`.
+    let inference = request.get("inferenceConfig").and_then(Value::as_object);
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(key, _)| is_option(key)) {
+        let options = body.iter().filter(|(key, v)| is_option(key) && !(*key == "inferenceConfig" && v.is_object()));
+        for (key, value) in options.chain(inference.into_iter().flatten()) {
             let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {
                 // The conventions define these as arrays.
@@ -122,13 +133,13 @@ fn add_response(attributes: &mut Fields, response: &Value) {
 
 /// The first of the finish reason keys `value` has as a string, as JSON text.
 fn reason_of(value: &Value) -> Option<String> {
-    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
+    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason", "stopReason"]
         .iter()
         .find_map(|k| value.get(k).and_then(Value::as_str))
         .map(text)
 }
 
-/// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
+/// Chat `choices[].finish_reason`, Anthropic `stop_reason`, Bedrock `stopReason`, a Responses `status` (or its
 /// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
 fn finish_reasons(response: &Value) -> Array {
     let mut reasons = Array::new();

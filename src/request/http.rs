@@ -25,10 +25,12 @@ pub struct RequestOptions {
     /// Extra headers, sent last; one with the name of a built header (any case) replaces it.
     /// In a browser calling Anthropic directly, `anthropic-dangerous-direct-browser-access`.
     pub headers: Vec<(String, String)>,
+    /// The cloud region (`us-east-1`): Bedrock's runtime address is per region.
+    pub region: Option<String>,
 }
 
 impl RequestOptions {
-    /// Reads `{baseUrl?, apiKey?, stream?, headers?}`; `null` or absent is all defaults. Errors name `options.…`.
+    /// Reads `{baseUrl?, apiKey?, stream?, headers?, region?}`; `null` or absent is all defaults. Errors name `options.…`.
     pub fn from_json(value: &Value) -> Result<RequestOptions> {
         let map = match value {
             Value::Null => return Ok(RequestOptions::default()),
@@ -36,7 +38,7 @@ impl RequestOptions {
             _ => {
                 return Err(Error::invalid_input(
                     "options",
-                    "expected an object {baseUrl?, apiKey?, stream?, headers?}",
+                    "expected an object {baseUrl?, apiKey?, stream?, headers?, region?}",
                 ))
             }
         };
@@ -58,7 +60,9 @@ impl RequestOptions {
             }
             Some(_) => return Err(Error::invalid_input("options.headers", "expected an object of strings")),
         }
-        for (key, slot) in [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key)] {
+        for (key, slot) in
+            [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key), ("region", &mut options.region)]
+        {
             match map.get(key) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) => *slot = (!s.is_empty()).then(|| s.clone()),
@@ -129,27 +133,65 @@ fn endpoint(api: Api) -> &'static str {
         Api::OpenAiEmbeddings => "/embeddings",
         Api::OpenAiImages => "/images/generations",
         Api::Anthropic => "/messages",
+        Api::Bedrock => "/converse",
     }
 }
 
+/// Bedrock's URL: the runtime of `options.region` (or `baseUrl`), then
+/// `/model/{modelId}/converse` or `/converse-stream`, the model id percent-encoded (inference
+/// profile ids have `:`, ARNs `:` and `/`).
+fn bedrock_url(agent: &Agent, options: &RequestOptions) -> Result<String> {
+    let base = match (&options.base_url, &options.region) {
+        (Some(base), _) => base.trim_end_matches('/').to_owned(),
+        (None, Some(region)) => format!("https://bedrock-runtime.{region}.amazonaws.com"),
+        (None, None) => {
+            return Err(Error::invalid_input(
+                "options.region",
+                "provider `bedrock` needs a region (us-east-1, ...) or a baseUrl",
+            ))
+        }
+    };
+    let action = if options.stream { "converse-stream" } else { "converse" };
+    Ok(format!("{base}/model/{}/{action}", percent_encode(&agent.model.id)))
+}
+
+/// Every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX`, as
+/// `encodeURIComponent` writes a path segment.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// The body of [`build_chat_args`](crate::build_chat_args) with the URL, `POST` and headers:
-/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`),
-/// `User-Agent`, and for streaming `stream: true` (OpenAI Chat also asks for usage in the last
-/// chunk).
+/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`; a Bedrock
+/// API key as Bearer too, while SigV4 signing is left to a signing library), `User-Agent`, and
+/// for streaming `stream: true` (OpenAI Chat also asks for usage in the last chunk; Bedrock
+/// streams from its own endpoint instead).
 pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
     let mut body = write_chat_args(agent, messages)?;
     let api = Api::of(agent)?;
     let provider = agent.model.provider();
-    let base = match options.base_url.as_deref() {
-        Some(base) => base,
-        None => default_base_url(provider).ok_or_else(|| {
-            Error::invalid_input(
-                "options.baseUrl",
-                format!("provider `{provider}` has no default address: give a baseUrl"),
-            )
-        })?,
+    let url = if api == Api::Bedrock {
+        bedrock_url(agent, options)?
+    } else {
+        let base = match options.base_url.as_deref() {
+            Some(base) => base,
+            None => default_base_url(provider).ok_or_else(|| {
+                Error::invalid_input(
+                    "options.baseUrl",
+                    format!("provider `{provider}` has no default address: give a baseUrl"),
+                )
+            })?,
+        };
+        format!("{}{}", base.trim_end_matches('/'), endpoint(api))
     };
-    let url = format!("{}{}", base.trim_end_matches('/'), endpoint(api));
 
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut header = |name: &str, value: &str| headers.push((name.to_owned(), value.to_owned()));
@@ -170,8 +212,13 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         if api == Api::OpenAiEmbeddings {
             return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
         }
-        header("Accept", "text/event-stream");
-        body.bool("stream", true);
+        if api == Api::Bedrock {
+            // The stream is chosen by the endpoint, and comes as AWS event-stream messages.
+            header("Accept", "application/vnd.amazon.eventstream");
+        } else {
+            header("Accept", "text/event-stream");
+            body.bool("stream", true);
+        }
         if api == Api::OpenAiChat {
             // Without it OpenAI Chat streams carry no usage at all. Only `additionalProperties`
             // can have set `stream_options`; a value that is not an object is left as it is.

@@ -7,7 +7,8 @@ pub mod mutate;
 
 use serde_json::Value;
 
-/// Fixture directories and the stream format their `.sse` files are in.
+/// Fixture directories and the stream format their streams (`.sse`, or `.eventstream` for
+/// Bedrock's binary AWS event streams) are in.
 pub const STREAM_DIRS: &[(&str, &str)] = &[
     ("openai-chat", "openai-chat"),
     ("azure-openai", "openai-chat"),
@@ -19,7 +20,11 @@ pub const STREAM_DIRS: &[(&str, &str)] = &[
     ("openrouter", "openai-chat"),
     ("anthropic", "anthropic"),
     ("openai-responses", "openai-responses"),
+    ("bedrock", "bedrock"),
 ];
+
+/// The file extensions of recorded streams: SSE text, and AWS event-stream bytes.
+pub const STREAM_EXTENSIONS: [&str; 2] = ["sse", "eventstream"];
 
 /// The format of a fixture, from its directory.
 pub fn format_of(dir: &str) -> Option<&'static str> {
@@ -107,7 +112,7 @@ pub fn check_expect(message: &Value, expect: &Value) -> Result<(), String> {
     let reasoning = message["reasoning"].as_str().unwrap_or_default();
     for (key, want) in obj {
         match key.as_str() {
-            "_source" => {}
+            "_source" | "_note" => {}
             "text" | "reasoning" | "rawFinishReason" => {
                 if &message[key.as_str()] != want {
                     return Err(format!("{key}: got {}, want {}", message[key.as_str()], want));

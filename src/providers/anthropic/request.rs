@@ -26,7 +26,7 @@ fn parse_arguments(arguments: &str) -> Option<Value> {
 
 /// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare
 /// base64 with its `mediaType` (sniffed from the data when not given).
-fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
+pub(crate) fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
     Ok(match split_data_url(&part.value) {
         Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
         None => {
