@@ -29,15 +29,16 @@ export function packedProject(prefix) {
   return { work, project, tarball, dispose: () => rmSync(work, { recursive: true, force: true }) };
 }
 
-/** One headless Chromium for a suite: `open(url)` loads a page, waits for `body[data-done]` and
- * gives the text of `#out` (or of `selector`), the page's errors and its console lines. */
+/** One headless Chromium for a suite: `open(url)` loads a page, waits for `body[data-done]` (or
+ * for `done(arg)` to be true) and gives the text of `#out` (or of `selector`), the page's errors
+ * and its console lines. */
 export async function startChromium() {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
-  async function open(url, { selector = "#out", done = () => document.body.dataset.done === "1" } = {}) {
+  async function open(url, { selector = "#out", done = () => document.body.dataset.done === "1", arg = null } = {}) {
     const tab = await browser.newPage();
     const errors = [];
     const console = [];
@@ -45,7 +46,7 @@ export async function startChromium() {
     tab.on("console", (m) => console.push(m.text()));
     try {
       await tab.goto(url);
-      await tab.waitForFunction(done, null, { timeout: 30000 }).catch(() => {});
+      await tab.waitForFunction(done, arg, { timeout: 30000 }).catch(() => {});
       return { errors, console, text: await tab.textContent(selector) };
     } finally {
       await tab.close();
