@@ -31,6 +31,9 @@ export type {
   PartialJsonOptions,
   ProcessOptions,
   Property,
+  PropertyList,
+  Bindings,
+  McpTool,
   RequestOptions,
   Result,
   Span,
@@ -40,6 +43,7 @@ export type {
   StructuredOptions,
   Tool,
   ToolCall,
+  ToolCallInput,
   ToolDefinition,
   Usage,
 } from "./llm_wire.js";

@@ -15,6 +15,7 @@ export type {
   Outcome,
   PartialJsonOptions,
   Property,
+  PropertyList,
   Result,
   Span,
   StreamError,

@@ -78,3 +78,23 @@ void wire.initSync;
 void processResponse(agent, "{}");
 void [streamed, result, traced, withAgent, attributes, withResponse, parsed, lenient, fromFetch, promised];
 void [sofar, bytes, done, current, oneShot, checked];
+
+// Every input form the design accepts: a model by its id, property lists in Prompty's wrapper,
+// an MCP `tools/list` result whole, bindings as a list, a text part without a value, and tool
+// calls whose arguments are already parsed.
+import { parseToolArguments } from "llm-wire";
+import type { Action, ContentPart, PropertyList, Tool } from "llm-wire";
+
+const byId: Agent = { model: "gpt-4o-mini", outputs: { properties: [{ name: "city", kind: "string" }] } };
+const tools: Tool[] = [
+  { kind: "function", name: "f", parameters: { properties: [{ name: "a", kind: "integer" }] }, bindings: [{ name: "a", input: "user_a" }] },
+  { kind: "mcp", name: "fs", tools: { tools: [{ name: "read_file" }] } },
+  { kind: "prompty", name: "p", path: "p.prompty", child: { inputs: [{ name: "text", kind: "string" }] } },
+];
+const empty: ContentPart = { kind: "text" };
+const outputs: PropertyList = [{ name: "when", kind: "object", properties: { properties: [{ name: "day", kind: "integer" }] } }];
+const actions: Action[] = parseToolArguments([{ id: "c", name: "f", arguments: { a: 1 } }, { id: "d", name: "g", arguments: "" }]);
+const structured: JsonValue = parseStructuredOutput("{}", { properties: [] });
+// @ts-expect-error: a part other than text needs its value
+const noImage: ContentPart = { kind: "image" };
+void [byId, tools, empty, outputs, actions, structured, noImage];
