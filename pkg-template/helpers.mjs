@@ -247,19 +247,26 @@ export function makeHelpers(WasmAccumulator, process) {
       throw err;
     }
     try {
-      for (const chunk of first) acc.push(chunk);
-      while (reader) {
-        let step;
-        try {
-          step = await reader.read();
-        } catch (err) {
-          acc.abort(String(err && err.message ? err.message : err));
-          break;
+      // A push the accumulator refuses (past a limit) ends the reading; its error is the answer.
+      let refused;
+      try {
+        for (const chunk of first) acc.push(chunk);
+        while (reader) {
+          let step;
+          try {
+            step = await reader.read();
+          } catch (err) {
+            acc.abort(String(err && err.message ? err.message : err));
+            break;
+          }
+          if (step.done) break;
+          acc.push(step.value);
         }
-        if (step.done) break;
-        acc.push(step.value);
+      } catch (err) {
+        refused = err;
       }
       acc.finish(); // sends the span, also when the result is an error
+      if (refused) throw refused;
       return acc.result();
     } finally {
       acc.free();

@@ -161,6 +161,30 @@ test("a stream whose connection fails rejects with the stream's transport error,
   assert.equal(spans.length, 1);
 });
 
+test("a stream past a limit rejects with limit_exceeded, the span sent and the rest of the body cancelled", async () => {
+  // One event longer than the default maxEventBytes (16 MiB), in pieces of 1 MiB, and more after.
+  const piece = new Uint8Array(1 << 20).fill(0x78);
+  const head = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"');
+  let sent = 0;
+  let cancelled = false;
+  const body = new ReadableStream({
+    pull(controller) {
+      controller.enqueue(sent++ === 0 ? head : piece);
+      if (sent > 40) controller.close();
+    },
+    cancel() { cancelled = true; },
+  });
+  const spans = [];
+  const response = new Response(body, { headers: { "content-type": "text/event-stream" } });
+  await assert.rejects(wire.processResponse({ model: { id: "m" } }, response, { onSpan: (s) => spans.push(s) }), (err) => {
+    assert.equal(err.code, "limit_exceeded");
+    return true;
+  });
+  assert.equal(spans.length, 1, "the span is sent");
+  assert.ok(cancelled, "the body is cancelled");
+  assert.ok(sent < 40, `reading stopped at the limit (${sent} pieces)`);
+});
+
 test("a response with no body is an empty body: the error process gives for one", async () => {
   const agent = { model: { id: "m" } };
   const want = await outcome((onSpan) => wire.process(agent, "", { onSpan }));
