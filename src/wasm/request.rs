@@ -57,7 +57,7 @@ pub fn build_request_js(
 pub fn gen_ai_attributes_js(
     #[wasm_bindgen(unchecked_param_type = "Agent")] agent: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | HttpRequest")] request: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] response: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FinalMessage | Record<string, unknown> | undefined")] response: JsValue,
 ) -> Result<JsValue, JsValue> {
     let agent = read_agent(agent)?;
     let request = to_json(request, "request")?;
