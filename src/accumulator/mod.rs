@@ -14,7 +14,9 @@ pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
 use crate::framing::{Frame, FrameDecoder, FrameKind};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
-use crate::providers::{anthropic, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled};
+use crate::providers::{
+    anthropic, gemini, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
+};
 use crate::sse::SseEvent;
 use crate::Limits;
 
@@ -30,16 +32,20 @@ pub enum Format {
     Anthropic,
     /// OpenAI Responses API.
     OpenAiResponses,
+    /// Gemini's `streamGenerateContent` (the Gemini API and Vertex AI), SSE or a JSON array.
+    Gemini,
 }
 
 impl Format {
-    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`).
+    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`,
+    /// `"gemini"`).
     pub fn from_name(name: &str) -> Option<Format> {
         match name {
             "auto" => Some(Format::Auto),
             "openai-chat" => Some(Format::OpenAiChat),
             "anthropic" => Some(Format::Anthropic),
             "openai-responses" => Some(Format::OpenAiResponses),
+            "gemini" => Some(Format::Gemini),
             _ => None,
         }
     }
@@ -50,6 +56,7 @@ impl Format {
             Format::OpenAiChat => "openai-chat",
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
+            Format::Gemini => "gemini",
         }
     }
 }
@@ -70,6 +77,7 @@ enum Decoder {
     Chat(openai_chat::ChatStream),
     Anthropic(anthropic::AnthropicStream),
     Responses(openai_responses::ResponsesStream),
+    Gemini(gemini::GeminiStream),
 }
 
 /// Raw streamed bytes in, normalised events and one final message out.
@@ -119,6 +127,7 @@ impl Accumulator {
             Decoder::Chat(_) => Format::OpenAiChat,
             Decoder::Anthropic(_) => Format::Anthropic,
             Decoder::Responses(_) => Format::OpenAiResponses,
+            Decoder::Gemini(_) => Format::Gemini,
         }
     }
 
@@ -154,6 +163,11 @@ impl Accumulator {
         if self.failed.is_none() {
             let Accumulator { frames, builder, decoder, .. } = self;
             let outcome = frames.finish(&mut |frame| on_frame(decoder, builder, &frame));
+            self.settle(outcome);
+        }
+        // What a Gemini stream holds until a candidate ends (a streamed call, its metadata).
+        if let (None, Decoder::Gemini(gemini)) = (&self.failed, &mut self.decoder) {
+            let outcome = gemini.flush(&mut self.builder);
             self.settle(outcome);
         }
         let outcome = self.builder.flush();
@@ -210,6 +224,7 @@ fn new_decoder(format: Format) -> Decoder {
     match format {
         Format::Anthropic => Decoder::Anthropic(anthropic::AnthropicStream::default()),
         Format::OpenAiResponses => Decoder::Responses(openai_responses::ResponsesStream::default()),
+        Format::Gemini => Decoder::Gemini(gemini::GeminiStream::default()),
         _ => Decoder::Chat(openai_chat::ChatStream::default()),
     }
 }
@@ -272,6 +287,7 @@ fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
         Decoder::Chat(chat) => chat.event(event, builder),
         Decoder::Anthropic(anthropic) => anthropic.event(event, builder),
         Decoder::Responses(responses) => responses.event(event, builder),
+        Decoder::Gemini(gemini) => gemini.event(event, builder),
         Decoder::Pending => Ok(Handled::Done),
     }
 }

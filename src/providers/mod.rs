@@ -2,6 +2,7 @@
 //! (lenient scalar reading, provider error classification) are here.
 
 pub mod anthropic;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_embeddings;
 pub mod openai_images;
