@@ -60,6 +60,13 @@ const FIXTURES: &[Fixture] = &[
     fixture!("deepseek/pyd-thinking-stream", true),
     fixture!("deepseek/vercel-reasoning-tool-call", true),
     fixture!("deepseek/vercel-reasoning", true),
+    fixture!("gemini/pyd-function-call-no-args-signature-stream", true),
+    fixture!("gemini/pyd-function-call-single-chunk-stream", true),
+    fixture!("gemini/pyd-function-call-with-id-stream", true),
+    fixture!("gemini/pyd-text-stream-empty-final-part", true),
+    fixture!("gemini/pyd-text-stream", true),
+    fixture!("gemini/pyd-thinking-stream", true),
+    fixture!("gemini/vercel-text-signature-on-empty-part", true),
     fixture!("groq/gomodel-text-stream", true),
     fixture!("groq/pyd-error-event-mid-stream", true),
     fixture!("groq/vercel-tool-call", true),
@@ -89,6 +96,10 @@ const FIXTURES: &[Fixture] = &[
     fixture!("openrouter/pyd-stream-error-minimax", true),
     fixture!("openrouter/pyd-streaming-reasoning", true),
     fixture!("openrouter/pyd-web-search-annotations-stream", false),
+    fixture!("vertex/pyd-flex-tier-stream", true),
+    fixture!("vertex/vercel-no-args-then-streamed-args", true),
+    fixture!("vertex/vercel-streamed-args-array-no-terminal", true),
+    fixture!("vertex/vercel-streamed-function-call-args", true),
 ];
 
 fn json(value: &JsValue) -> Value {

@@ -20,6 +20,10 @@ struct Shape<'a> {
     error: bool,
     message: bool,
     sequence_number: bool,
+    /// A member only a Gemini chunk has: `candidates`, `promptFeedback` or `usageMetadata`.
+    gemini: bool,
+    /// An `error` object with a `status` string: Google's error shape.
+    google_error: bool,
 }
 
 impl<'a> Shape<'a> {
@@ -31,6 +35,18 @@ impl<'a> Shape<'a> {
                 let present = match key {
                     b"type" => return r.string().map(|kind| shape.kind = kind),
                     b"choices" => &mut shape.choices,
+                    b"candidates" | b"promptFeedback" | b"usageMetadata" => &mut shape.gemini,
+                    b"error" if r.peek()? == Kind::Object => {
+                        shape.error = true;
+                        return r
+                            .object(|r, key| {
+                                if key == b"status" && r.peek()? == Kind::String {
+                                    shape.google_error = true;
+                                }
+                                Ok(())
+                            })
+                            .map(|_| ());
+                    }
                     b"error" => &mut shape.error,
                     b"message" => &mut shape.message,
                     b"sequence_number" => &mut shape.sequence_number,
@@ -85,9 +101,12 @@ pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
     };
-    let Shape { kind, choices, error, message, sequence_number } = shape;
+    let Shape { kind, choices, error, message, sequence_number, gemini, google_error } = shape;
     if choices {
         return Format::OpenAiChat;
+    }
+    if gemini || (google_error && kind.is_none()) {
+        return Format::Gemini;
     }
     match kind.as_deref() {
         Some(kind) => match by_type(kind) {
@@ -153,5 +172,18 @@ mod tests {
         assert_eq!(of("message", "[DONE]"), Format::OpenAiChat);
         assert_eq!(of("message", "{oops"), Format::OpenAiChat);
         assert_eq!(of("message", r#"{"object":"chat.completion.chunk","choices":[]}"#), Format::OpenAiChat);
+    }
+
+    #[test]
+    fn a_gemini_chunk_or_a_google_error_is_gemini() {
+        assert_eq!(of("message", r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#), Format::Gemini);
+        assert_eq!(of("message", r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#), Format::Gemini);
+        assert_eq!(of("message", r#"{"usageMetadata":{"trafficType":"ON_DEMAND"}}"#), Format::Gemini);
+        assert_eq!(
+            of("message", r#"{"error":{"code":429,"message":"x","status":"RESOURCE_EXHAUSTED"}}"#),
+            Format::Gemini
+        );
+        assert_eq!(of("message", r#"{"error":{"code":429,"message":"x","status":429}}"#), Format::OpenAiChat);
+        assert_eq!(of("message", r#"{"candidates":null,"choices":[]}"#), Format::OpenAiChat);
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
 use crate::providers::{
-    anthropic, bedrock, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
+    anthropic, bedrock, gemini, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
 };
 use crate::sse::SseEvent;
 use crate::Limits;
@@ -35,11 +35,13 @@ pub enum Format {
     /// Amazon Bedrock: ConverseStream, or InvokeModelWithResponseStream (whose chunks carry
     /// another format's events), in AWS event-stream messages.
     Bedrock,
+    /// Gemini's `streamGenerateContent` (the Gemini API and Vertex AI), SSE or a JSON array.
+    Gemini,
 }
 
 impl Format {
     /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`,
-    /// `"bedrock"`).
+    /// `"bedrock"`, `"gemini"`).
     pub fn from_name(name: &str) -> Option<Format> {
         match name {
             "auto" => Some(Format::Auto),
@@ -47,6 +49,7 @@ impl Format {
             "anthropic" => Some(Format::Anthropic),
             "openai-responses" => Some(Format::OpenAiResponses),
             "bedrock" => Some(Format::Bedrock),
+            "gemini" => Some(Format::Gemini),
             _ => None,
         }
     }
@@ -58,6 +61,7 @@ impl Format {
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
             Format::Bedrock => "bedrock",
+            Format::Gemini => "gemini",
         }
     }
 }
@@ -83,6 +87,7 @@ enum Decoder {
     Converse(bedrock::ConverseStream),
     /// InvokeModelWithResponseStream: each chunk's bytes are an event for the inner decoder.
     Invoke(Box<Decoder>),
+    Gemini(gemini::GeminiStream),
 }
 
 /// Raw streamed bytes in, normalised events and one final message out.
@@ -133,6 +138,7 @@ impl Accumulator {
             Decoder::Anthropic(_) => Format::Anthropic,
             Decoder::Responses(_) => Format::OpenAiResponses,
             Decoder::BedrockPending | Decoder::Converse(_) | Decoder::Invoke(_) => Format::Bedrock,
+            Decoder::Gemini(_) => Format::Gemini,
         }
     }
 
@@ -174,6 +180,11 @@ impl Accumulator {
         if self.failed.is_none() {
             let Accumulator { frames, builder, decoder, .. } = self;
             let outcome = frames.finish(&mut |frame| on_frame(decoder, builder, &frame));
+            self.settle(outcome);
+        }
+        // What a Gemini stream holds until a candidate ends (a streamed call, its metadata).
+        if let (None, Decoder::Gemini(gemini)) = (&self.failed, &mut self.decoder) {
+            let outcome = gemini.flush(&mut self.builder);
             self.settle(outcome);
         }
         let outcome = self.builder.flush();
@@ -231,6 +242,7 @@ fn new_decoder(format: Format) -> Decoder {
         Format::Anthropic => Decoder::Anthropic(anthropic::AnthropicStream::default()),
         Format::OpenAiResponses => Decoder::Responses(openai_responses::ResponsesStream::default()),
         Format::Bedrock => Decoder::BedrockPending,
+        Format::Gemini => Decoder::Gemini(gemini::GeminiStream::default()),
         _ => Decoder::Chat(openai_chat::ChatStream::default()),
     }
 }
@@ -309,6 +321,7 @@ fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
         Decoder::Responses(responses) => responses.event(event, builder),
         Decoder::Converse(converse) => converse.event(event, builder),
         Decoder::Invoke(inner) => invoke_chunk(inner, builder, event),
+        Decoder::Gemini(gemini) => gemini.event(event, builder),
         Decoder::Pending | Decoder::BedrockPending => Ok(Handled::Done),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod anthropic;
 pub mod bedrock;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_embeddings;
 pub mod openai_images;

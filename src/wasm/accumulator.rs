@@ -16,7 +16,7 @@ use crate::process::message_span;
 #[wasm_bindgen(typescript_custom_section)]
 const STREAM_TYPES: &'static str = r#"
 /** The provider's wire format of a stream; `"auto"` detects it from the first event. */
-export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses" | "bedrock";
+export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses" | "bedrock" | "gemini";
 /** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
 export interface Span { name: "process"; attributes: { [name: string]: string | number | string[] } }
 /** Options of `new Accumulator(...)`. Limits are in bytes (see the README for the defaults). */
@@ -306,7 +306,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
                     [
                         "unknown format ",
                         &crate::json::write::quoted(name),
-                        ": use auto, openai-chat, anthropic, openai-responses or bedrock",
+                        ": use auto, openai-chat, anthropic, openai-responses, bedrock or gemini",
                     ]
                     .concat(),
                 )
@@ -451,7 +451,8 @@ mod tests {
     fn bad_options_name_the_option_in_the_message_and_the_path() {
         let error = |options: JsValue| JsAccumulator::new(options).err().unwrap();
         let bad_format = error(js(r#"{"format": "x\"ml"}"#));
-        let expected = r#"unknown format "x\"ml": use auto, openai-chat, anthropic, openai-responses or bedrock"#;
+        let expected =
+            r#"unknown format "x\"ml": use auto, openai-chat, anthropic, openai-responses, bedrock or gemini"#;
         assert_eq!(field(&bad_format, "message"), expected);
         assert_eq!(field(&bad_format, "path"), "options.format");
         let bad_limit = error(js(r#"{"maxEventBytes": 0}"#));

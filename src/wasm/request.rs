@@ -13,8 +13,8 @@ use crate::tools::register_tool;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REQUEST_TYPES: &'static str = r#"
-/** How `buildRequest` sends a request. `baseUrl` defaults per provider (openai, anthropic, groq, ...); Bedrock's comes from `region`. */
-export interface RequestOptions { baseUrl?: string; apiKey?: string; stream?: boolean; headers?: { [name: string]: string }; region?: string }
+/** How `buildRequest` sends a request. `baseUrl` defaults per provider (openai, anthropic, groq, google, ...); `region` places a Bedrock or Vertex AI request, `project` a Vertex AI one. */
+export interface RequestOptions { baseUrl?: string; apiKey?: string; stream?: boolean; headers?: { [name: string]: string }; region?: string; project?: string }
 /** A ready-to-send request: `fetch(r.url, r)` sends it (`body` is JSON text). */
 export interface HttpRequest { url: string; method: "POST"; headers: { [name: string]: string }; body: string }
 /** A custom tool kind's signature: a JSON Schema object or a Property list. */

@@ -42,7 +42,7 @@ pub(crate) fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&
 }
 
 /// The media type of base64 data from the magic bytes of the formats Anthropic accepts.
-fn sniff_media_type(base64: &str) -> Option<&'static str> {
+pub(crate) fn sniff_media_type(base64: &str) -> Option<&'static str> {
     const MAGIC: &[(&str, &str)] = &[
         ("iVBORw0KGgo", "image/png"),
         ("/9j/", "image/jpeg"),
