@@ -237,8 +237,7 @@ impl JsAccumulator {
     }
 }
 
-/// A new core accumulator: one body for the constructor and `final_message`'s fallback.
-#[inline(never)]
+/// A new core accumulator, for the constructor and `final_message`'s fallback.
 fn open(options: AccumulatorOptions) -> Accumulator {
     Accumulator::new(options)
 }
