@@ -6,14 +6,10 @@
 // [--quick]`) or from run.mjs, which adds its table to RESULTS.md.
 
 import { Readable } from "node:stream";
-import vm from "node:vm";
-import v8 from "node:v8";
-import { fileURLToPath } from "node:url";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { BedrockRuntimeClient, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
-import { Accumulator } from "../pkg/node.mjs";
-import { Accumulator as StreamAccumulator } from "../pkg/stream/node.mjs";
-import { rng, CHUNKINGS } from "./gen.mjs";
+import { rng } from "./gen.mjs";
+import { llmWire, pairedSection, runAlone } from "./paired.mjs";
 
 const toUtf8 = (bytes) => new TextDecoder().decode(bytes);
 const fromUtf8 = (text) => new TextEncoder().encode(text);
@@ -55,8 +51,12 @@ export function converseStream({ seed = 7, reasoning = 1500, text = 2500, frags 
   frame("contentBlockStop", { contentBlockIndex: 1 });
   frame("contentBlockStart", { contentBlockIndex: 2, start: { toolUse: { toolUseId: "tooluse_bench", name: "lookup" } } });
   const args = JSON.stringify({ query: words(frags * 3), limit: 10 });
-  const step = Math.ceil(args.length / frags);
-  for (let i = 0; i < args.length; i += step) frame("contentBlockDelta", { contentBlockIndex: 2, delta: { toolUse: { input: args.slice(i, i + step) } } });
+  // Cut between code points, as a model's tokens are: each fragment is valid UTF-8.
+  const points = Array.from(args);
+  const step = Math.ceil(points.length / frags);
+  for (let i = 0; i < points.length; i += step) {
+    frame("contentBlockDelta", { contentBlockIndex: 2, delta: { toolUse: { input: points.slice(i, i + step).join("") } } });
+  }
   frame("contentBlockStop", { contentBlockIndex: 2 });
   expected.toolCalls.push({ id: "tooluse_bench", name: "lookup", arguments: args });
   frame("messageStop", { stopReason: "tool_use" });
@@ -67,23 +67,10 @@ export function converseStream({ seed = 7, reasoning = 1500, text = 2500, frags 
   return { name: "Bedrock reasoning + text + tool", bytes, events: frames.length, expected };
 }
 
-// ---- the contenders -------------------------------------------------------------------------
-const llmWireOf = (name, Acc) => ({
-  name,
-  make: () => (chunks) => {
-    const acc = new Acc({ format: "bedrock" });
-    for (const c of chunks) acc.push(c);
-    const m = acc.finish();
-    acc.free();
-    if (m.error) throw new Error(m.error.message);
-    return { text: m.text, reasoning: m.reasoning, toolCalls: m.toolCalls };
-  },
-});
-
 /** The minimal baseline: frames split by their length prefix, decoded (CRCs checked) by AWS's
  * codec, payloads by TextDecoder + JSON.parse, text concatenated, tool input by block index. */
 const baseline = {
-  name: "baseline (@smithy/eventstream-codec + JSON.parse)",
+  name: "baseline (@smithy/eventstream-codec + JSON.parse + concatenation)",
   make: () => (chunks) => {
     const dec = new TextDecoder();
     const out = { text: "", reasoning: "", toolCalls: [] };
@@ -167,68 +154,9 @@ const awsSdk = {
   },
 };
 
-const CONTENDERS = [baseline, llmWireOf("llm-wire Accumulator", Accumulator), llmWireOf("llm-wire/stream Accumulator", StreamAccumulator), awsSdk];
-
-// ---- measuring --------------------------------------------------------------------------------
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const p = (s.length - 1) * q, lo = Math.floor(p), hi = Math.ceil(p);
-  return s[lo] + (s[hi] - s[lo]) * (p - lo);
-};
-const same = (got, exp) => got.text === exp.text && got.reasoning === exp.reasoning &&
-  JSON.stringify(got.toolCalls.map((c) => [c.id, c.name, c.arguments])) === JSON.stringify(exp.toolCalls.map((c) => [c.id, c.name, c.arguments]));
+const CONTENDERS = [baseline, ...llmWire("bedrock"), awsSdk];
 
 /** The Bedrock section of RESULTS.md, as lines. */
-export async function bedrock({ quick = false, gc, log = console.error } = {}) {
-  const rounds = quick ? 5 : 15, warmup = quick ? 2 : 4;
-  const s = converseStream();
-  const shuffleRng = rng(99);
-  const lines = ["## Bedrock ConverseStream (AWS event-stream frames)", "",
-    `**${s.name}**: ${(s.bytes.length / 1e6).toFixed(2)} MB, ${s.events} frames. ${rounds} rounds after ${warmup} warm-up runs, ` +
-    "shuffled, GC before each run; ratio = time ÷ the baseline's in the same round, median [p25–p75]. " +
-    `Baseline = ${baseline.name} + concatenation + tool input by block index.`, "",
-    "| chunks | contender | ms | ratio to baseline [p25–p75] |", "|---|---|---:|---|"];
-  for (const [cname, cut] of Object.entries(CHUNKINGS)) {
-    const chunks = cut(s.bytes);
-    const entries = [];
-    for (const c of CONTENDERS) {
-      const run = c.make();
-      const e = { name: c.name, run, times: [], ratios: [], error: null };
-      try {
-        if (!same(await run(chunks.map((x) => x.slice())), s.expected)) e.error = "result differs";
-      } catch (err) {
-        e.error = `failed: ${String(err?.message ?? err).split("\n")[0].slice(0, 120)}`;
-      }
-      entries.push(e);
-    }
-    const live = entries.filter((e) => !e.error);
-    const base = live.find((e) => e.name === baseline.name);
-    for (let w = 0; w < warmup; w++) for (const e of live) await e.run(chunks.map((x) => x.slice()));
-    for (let r = 0; r < rounds; r++) {
-      const t = new Map();
-      const order = [...live];
-      for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(shuffleRng() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
-      for (const e of order) {
-        const own = chunks.map((x) => x.slice());
-        gc?.();
-        const t0 = performance.now();
-        await e.run(own);
-        t.set(e, performance.now() - t0);
-      }
-      for (const e of live) { e.times.push(t.get(e)); if (base) e.ratios.push(t.get(e) / t.get(base)); }
-    }
-    for (const e of entries) {
-      const row = e.error ? `– | ${e.error}` :
-        `${quantile(e.times, 0.5).toFixed(2)} | **${quantile(e.ratios, 0.5).toFixed(2)}** [${quantile(e.ratios, 0.25).toFixed(2)}–${quantile(e.ratios, 0.75).toFixed(2)}]`;
-      lines.push(`| ${cname} (${chunks.length}) | ${e.name} | ${row} |`);
-      log(`bedrock / ${cname}: ${e.name.padEnd(48)} ${row}`);
-    }
-  }
-  return lines;
-}
+export const bedrock = (options = {}) => pairedSection("## Bedrock ConverseStream (AWS event-stream frames)", converseStream(), CONTENDERS, options);
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  v8.setFlagsFromString("--expose-gc");
-  const gc = vm.runInNewContext("gc");
-  console.log((await bedrock({ quick: process.argv.includes("--quick"), gc })).join("\n"));
-}
+runAlone(import.meta.url, bedrock);

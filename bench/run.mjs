@@ -19,6 +19,7 @@ import { openaiText, openaiTools, anthropic, CHUNKINGS, rng } from "./gen.mjs";
 import { extra } from "./extra.mjs";
 import { hostile } from "./hostile.mjs";
 import { bedrock } from "./bedrock.mjs";
+import { gemini } from "./gemini.mjs";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc");
@@ -175,6 +176,7 @@ for (const s of QUICK ? fixtures().slice(0, 4) : fixtures()) {
 const more = SKIP_EXTRA ? null : await extra({ quick: QUICK, gc, log });
 const hostileLines = SKIP_HOSTILE ? null : hostile({ quick: QUICK, log });
 const bedrockLines = await bedrock({ quick: QUICK, gc, log });
+const geminiLines = await gemini({ quick: QUICK, gc, log });
 
 // ---- report ---------------------------------------------------------------------------------
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
@@ -231,5 +233,6 @@ lines.push("", "Baseline column: its median µs per event; other columns: median
 if (more) lines.push("", ...more);
 if (hostileLines) lines.push("", ...hostileLines);
 lines.push("", ...bedrockLines);
+lines.push("", ...geminiLines);
 writeFileSync(OUT, lines.join("\n") + "\n");
 log(`wrote ${OUT}`);

@@ -4,21 +4,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { Accumulator, buildChatArgs, buildRequest, process as processBody, streamEvents, toMessage } from "../../pkg/node.mjs";
-import { checkExpect, randomPieces } from "./expect.mjs";
+import { checkExpect, chunkedStream, randomPieces, runPieces } from "./expect.mjs";
 
 const DIR = new URL("../fixtures/bedrock/", import.meta.url);
 const read = (name) => readFileSync(new URL(name, DIR));
 
-function run(pieces, format = "auto") {
-  const acc = new Accumulator({ format });
-  const events = [];
-  for (const piece of pieces) events.push(...acc.push(piece));
-  events.push(...acc.flush());
-  const format_ = acc.format;
-  const message = acc.finish();
-  acc.free();
-  return { message, events, format: format_ };
-}
+const run = (pieces, format) => runPieces(Accumulator, pieces, format);
 
 const streams = readdirSync(DIR).filter((f) => f.endsWith(".eventstream")).sort();
 
@@ -64,12 +55,7 @@ test("a string chunk is refused for a binary stream, and the accumulator stays u
 
 test("streamEvents reads a Bedrock response body", async () => {
   const body = new Uint8Array(read("pyd-claude-reasoning-signature-stream.eventstream"));
-  const stream = new ReadableStream({
-    start(controller) {
-      for (let i = 0; i < body.length; i += 100) controller.enqueue(body.slice(i, i + 100));
-      controller.close();
-    },
-  });
+  const stream = chunkedStream(body, 100);
   let text = "";
   let final;
   for await (const event of streamEvents(stream)) {
