@@ -81,6 +81,48 @@ export const PROFILES = [
     turns: ["minimax/gomodel-m27-think-tags-stream.sse"],
   },
   {
+    id: "gemini-thinking",
+    title: "Gemini thinks aloud",
+    summary: "Gemini 2.5 Pro's thought summaries, then its answer, over Google's SSE.",
+    api: "Gemini API",
+    agent: {
+      model: {
+        id: "gemini-2.5-pro", provider: "google",
+        options: { additionalProperties: { thinkingConfig: { includeThoughts: true } } },
+      },
+    },
+    prompt: "How do I cross the street?",
+    turns: ["gemini/pyd-thinking-stream.sse"],
+  },
+  {
+    id: "vertex-streamed-arguments",
+    title: "Arguments streamed by path",
+    summary: "Vertex AI streams two calls' arguments as JSON paths and values; llm-wire assembles them. The recording ends at the calls.",
+    api: "Vertex AI (Gemini)",
+    agent: {
+      model: { id: "gemini-3.1-pro-preview", provider: "vertex" },
+      tools: [fn("getWeather", "The current weather at a location.", [string("location", "A city or place.")])],
+    },
+    baseUrl: "https://aiplatform.googleapis.com/v1/projects/demo/locations/global",
+    prompt: "What is the weather in Boston and in San Francisco?",
+    turns: ["vertex/vercel-streamed-function-call-args.sse"],
+  },
+  {
+    id: "bedrock-claude-reasoning",
+    title: "Claude on Bedrock",
+    summary: "Reasoning with its signature, then the answer, in AWS's binary event-stream frames.",
+    api: "Amazon Bedrock Converse",
+    agent: {
+      model: {
+        id: "us.anthropic.claude-sonnet-4-20250514-v1:0", provider: "bedrock",
+        options: { additionalProperties: { additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 1024 } } } },
+      },
+    },
+    baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    prompt: "Hello",
+    turns: ["bedrock/pyd-claude-reasoning-signature-stream.eventstream"],
+  },
+  {
     id: "openai-text",
     title: "A quick answer",
     summary: "Plain text streamed in, with token usage at the end.",

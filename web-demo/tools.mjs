@@ -2,6 +2,9 @@
 // results into the next request. The tools answer with made-up data: they are there to show
 // the round trip, not to look anything up.
 
+/** The made-up weather at a location (two recordings name this tool differently). */
+const weatherAt = ({ location }) => (typeof location === "string" ? { location, temperature: 18, unit: "celsius", conditions: "fog" } : fail("expected {location: string}"));
+
 const OPS = { add: (a, b) => a + b, subtract: (a, b) => a - b, multiply: (a, b) => a * b, divide: (a, b) => a / b };
 
 /** Each tool takes the call's parsed arguments and returns what is sent back to the model. */
@@ -13,7 +16,8 @@ export const TOOLS = {
   get_country: () => "Mexico",
   get_product_name: () => "Pydantic AI",
   get_weather: ({ city }) => (typeof city === "string" ? "sunny" : fail("expected {city: string}")),
-  weather: ({ location }) => (typeof location === "string" ? { location, temperature: 18, unit: "celsius", conditions: "fog" } : fail("expected {location: string}")),
+  weather: weatherAt,
+  getWeather: weatherAt,
   get_something_by_name: ({ name }) => (typeof name === "string" ? { name, found: true } : fail("expected {name: string}")),
 };
 

@@ -26,6 +26,7 @@ const TOOL_RESULTS = {
   "responses-calculator": [["19"], ["57"], ["570"]],
   "chat-agent": [["Mexico", "Pydantic AI"], ["sunny"]],
   "deepseek-reasoning-tool": [[JSON.stringify({ location: "San Francisco", temperature: 18, unit: "celsius", conditions: "fog" })]],
+  "vertex-streamed-arguments": [["Boston", "San Francisco"].map((location) => JSON.stringify({ location, temperature: 18, unit: "celsius", conditions: "fog" }))],
 };
 
 /** The final message Node makes of a recorded turn, checked against its `.expect.json`. */
@@ -45,7 +46,7 @@ function replayInNode(p, fixture) {
     result = { error: { code: err.code, message: err.message } };
   }
   acc.free();
-  const expectPath = new URL(fixture.replace(/\.sse$/, ".expect.json"), FIXTURES);
+  const expectPath = new URL(fixture.replace(/\.(sse|eventstream)$/, ".expect.json"), FIXTURES);
   if (existsSync(expectPath)) checkExpect(message, JSON.parse(readFileSync(expectPath, "utf8")), fixture);
   return { message, result };
 }
