@@ -5,7 +5,8 @@ use crate::json::value::parse_value;
 use crate::json::write::WriteJson;
 use crate::json::Value;
 use crate::model::{Agent, Usage};
-use crate::providers::{anthropic, openai_chat, openai_responses};
+use crate::providers::gemini::Service;
+use crate::providers::{anthropic, bedrock, gemini, openai_chat, openai_responses};
 use crate::request::wire::{text, to_value, Array, Fields};
 use crate::request::Api;
 
@@ -16,7 +17,7 @@ use crate::request::Api;
 /// `generate_content`, "multimodal content generation" (`docs/design.md`, "Dispatch").
 pub(crate) fn operation_name(agent: &Agent) -> &'static str {
     match Api::of(agent) {
-        Ok(Api::OpenAiEmbeddings) => "embeddings",
+        Ok(Api::OpenAiEmbeddings | Api::GeminiEmbeddings) => "embeddings",
         Ok(Api::OpenAiImages) => "generate_content",
         _ => "chat",
     }
@@ -38,6 +39,8 @@ fn is_option(key: &str) -> bool {
             | "text"
             | "stream"
             | "stream_options"
+            | "toolConfig"
+            | "outputConfig"
     )
 }
 
@@ -48,6 +51,14 @@ fn convention_name(key: &str) -> Option<&'static str> {
         "stop" | "stop_sequences" => Some("stop_sequences"),
         "n" => Some("choice.count"),
         "encoding_format" => Some("encoding_formats"),
+        // Bedrock's `inferenceConfig` and Gemini's `generationConfig` names.
+        "maxTokens" | "maxOutputTokens" => Some("max_tokens"),
+        "stopSequences" => Some("stop_sequences"),
+        "topP" => Some("top_p"),
+        "topK" => Some("top_k"),
+        "presencePenalty" => Some("presence_penalty"),
+        "frequencyPenalty" => Some("frequency_penalty"),
+        "candidateCount" => Some("choice.count"),
         _ => None,
     }
 }
@@ -64,7 +75,7 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
 pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> String {
     let mut attributes = Fields::new();
     attributes.str("gen_ai.operation.name", operation_name(agent));
-    attributes.str("gen_ai.provider.name", agent.model.provider());
+    attributes.str("gen_ai.provider.name", provider_name(agent.model.provider()));
     attributes.str("gen_ai.request.model", &agent.model.id);
     if agent.has_outputs() {
         attributes.str("gen_ai.output.type", "json");
@@ -81,7 +92,12 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => request,
     };
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(key, _)| is_option(key)) {
+        // Bedrock's options are inside `inferenceConfig`, Gemini's inside `generationConfig`.
+        let nested = ["inferenceConfig", "generationConfig"];
+        let options =
+            body.iter().filter(|(key, v)| is_option(key) && !(nested.contains(&key.as_str()) && v.is_object()));
+        let inner = nested.iter().filter_map(|key| body.get(*key).and_then(Value::as_object)).flatten();
+        for (key, value) in options.chain(inner) {
             let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {
                 // The conventions define these as arrays.
@@ -101,6 +117,17 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
     attributes.finish()
 }
 
+/// The semantic conventions' name of a provider: `gcp.gemini` and `gcp.vertex_ai` for
+/// Gemini's services, the provider as given for the others.
+fn provider_name(provider: &str) -> &str {
+    match Service::of(provider) {
+        Some(Service::Gemini) => "gcp.gemini",
+        Some(Service::Vertex) => "gcp.vertex_ai",
+        None if provider == "bedrock" => "aws.bedrock",
+        None => provider,
+    }
+}
+
 /// OpenTelemetry attribute values: scalars, or arrays of scalars.
 fn is_attribute_value(value: &Value) -> bool {
     match value {
@@ -111,12 +138,15 @@ fn is_attribute_value(value: &Value) -> bool {
 }
 
 fn add_response(attributes: &mut Fields, agent: &Agent, response: &Value) {
-    for &key in &["id", "model"] {
-        if let Some(text) = response.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+    // Gemini's body names them `responseId` and `modelVersion`.
+    for (key, gemini_key) in [("id", "responseId"), ("model", "modelVersion")] {
+        let text = response.get(key).or_else(|| response.get(gemini_key)).and_then(Value::as_str);
+        if let Some(text) = text.filter(|s| !s.is_empty()) {
             attributes.str(&format!("gen_ai.response.{key}"), text);
         }
     }
-    if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
+    // Gemini's body has `usageMetadata`; its final message, like every other, `usage`.
+    if let Some(usage) = response.get("usage").or_else(|| response.get("usageMetadata")).filter(|u| u.is_object()) {
         for (attribute, count) in response_usage(agent, usage) {
             if let Some(count) = count {
                 attributes.set(attribute, count.to_string());
@@ -140,21 +170,26 @@ pub(crate) fn usage_attributes(usage: &Usage) -> [(&'static str, Option<u64>); 2
     [(USAGE_ATTRIBUTES[0].0, Some(usage.input_tokens)), (USAGE_ATTRIBUTES[1].0, Some(usage.output_tokens))]
 }
 
-/// The usage counts of a response: a `FinalMessage`'s as they are, a Chat, Responses or
-/// Anthropic body's read by the reader its message would be read with, so that they are the
-/// counts of its `process` span. Embedding and image usage has only input and output counts,
-/// under Chat's or the Responses API's names.
+/// The usage counts of a response: a `FinalMessage`'s as they are, a body's read by the reader
+/// its message would be read with, so that they are the counts of its `process` span.
+/// Embedding and image usage has only input and output counts, under Chat's or the Responses
+/// API's names.
 fn response_usage(agent: &Agent, usage: &Value) -> Vec<(&'static str, Option<u64>)> {
-    if usage.get("inputTokens").is_some() || usage.get("outputTokens").is_some() {
+    let api = Api::of(agent);
+    // Bedrock's own names are the final message's; its reader gives a final message's counts back.
+    let is_final = usage.get("inputTokens").is_some() || usage.get("outputTokens").is_some();
+    if is_final && !matches!(api, Ok(Api::Bedrock)) {
         return USAGE_ATTRIBUTES
             .iter()
             .map(|&(attribute, key)| (attribute, usage.get(key).and_then(Value::as_u64)))
             .collect();
     }
-    let convert = match Api::of(agent) {
+    let convert = match api {
         Ok(Api::OpenAiChat) => openai_chat::convert_usage,
         Ok(Api::OpenAiResponses) => openai_responses::convert_usage,
         Ok(Api::Anthropic) => anthropic::convert_usage,
+        Ok(Api::Bedrock) => bedrock::convert_usage,
+        Ok(Api::Gemini) => gemini::convert_usage,
         _ => {
             let count = |keys: [&str; 2]| keys.iter().find_map(|k| usage.get(k).and_then(Value::as_u64));
             return vec![
@@ -168,17 +203,18 @@ fn response_usage(agent: &Agent, usage: &Value) -> Vec<(&'static str, Option<u64
 
 /// The first of the finish reason keys `value` has as a string, as JSON text.
 fn reason_of(value: &Value) -> Option<String> {
-    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
+    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason", "stopReason"]
         .iter()
         .find_map(|k| value.get(k).and_then(Value::as_str))
         .map(text)
 }
 
-/// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
-/// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
+/// Chat `choices[].finish_reason`, Gemini `candidates[].finishReason`, Anthropic
+/// `stop_reason`, Bedrock `stopReason`, a Responses `status` (or its incomplete reason), or a
+/// `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
 fn finish_reasons(response: &Value) -> Array {
     let mut reasons = Array::new();
-    if let Some(Value::Array(choices)) = response.get("choices") {
+    if let Some(Value::Array(choices)) = response.get("choices").or_else(|| response.get("candidates")) {
         for choice in choices {
             if let Some(reason) = reason_of(choice) {
                 reasons.push(reason);
