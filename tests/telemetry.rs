@@ -38,6 +38,9 @@ fn both_places_name_the_operation_of_each_api_the_same() {
         ("azure", "image", "openai-images/vercel-b64-json-multi.json", "generate_content"),
         ("anthropic", "chat", "anthropic/vercel-text.json", "chat"),
         ("anthropic", "image", "anthropic/vercel-text.json", "chat"),
+        ("google", "chat", "gemini/pyd-implicit-cache-usage.json", "chat"),
+        ("google", "embedding", "gemini/pyd-batch-embed-contents.json", "embeddings"),
+        ("bedrock", "chat", "bedrock/pyd-cache-write.json", "chat"),
     ];
     for (provider, api_type, path, operation) in cases {
         let agent = agent(provider, api_type);
@@ -108,6 +111,8 @@ fn the_usage_attributes_of_a_body_and_of_its_final_message_are_the_span_s() {
         ("openai", "responses", "openai-responses/pyd-reasoning-summary.json"),
         ("anthropic", "chat", "anthropic/vercel-text.json"),
         ("anthropic", "chat", "anthropic/pyd-thinking.json"),
+        ("google", "chat", "gemini/pyd-implicit-cache-usage.json"),
+        ("bedrock", "chat", "bedrock/pyd-cache-write.json"),
     ];
     for (provider, api_type, path) in cases {
         let agent = agent(provider, api_type);

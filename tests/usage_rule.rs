@@ -10,6 +10,7 @@ mod common;
 
 use llm_wire::{to_message, Accumulator, AccumulatorOptions, Agent, Format, Usage};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 fn agent(provider: &str, api_type: &str) -> Agent {
     Agent::from_json(&json!({"model": {"id": "m", "provider": provider, "apiType": api_type}}).into()).unwrap()
@@ -19,6 +20,8 @@ fn agent_of(format: &str) -> Agent {
     match format {
         "anthropic" => agent("anthropic", "chat"),
         "openai-responses" => agent("openai", "responses"),
+        "gemini" => agent("google", "chat"),
+        "bedrock" => agent("bedrock", "chat"),
         _ => agent("openai", "chat"),
     }
 }
@@ -27,6 +30,8 @@ fn stream_format(format: &str) -> Format {
     match format {
         "anthropic" => Format::Anthropic,
         "openai-responses" => Format::OpenAiResponses,
+        "gemini" => Format::Gemini,
+        "bedrock" => Format::Bedrock,
         _ => Format::OpenAiChat,
     }
 }
@@ -49,6 +54,23 @@ fn by_the_rule(format: &str, usage: &Map<String, Value>) -> (u64, u64, u64, Opti
             let (read, write) = (count(usage, "cache_read_input_tokens"), count(usage, "cache_creation_input_tokens"));
             let input = count(usage, "input_tokens").unwrap_or(0) + read.unwrap_or(0) + write.unwrap_or(0);
             (input, count(usage, "output_tokens").unwrap_or(0), read, write, None)
+        }
+        "bedrock" => {
+            // Bedrock's older names stand in for the newer ones.
+            let read = count(usage, "cacheReadInputTokens").or(count(usage, "cacheReadInputTokenCount"));
+            let write = count(usage, "cacheWriteInputTokens").or(count(usage, "cacheWriteInputTokenCount"));
+            let input = count(usage, "inputTokens").unwrap_or(0) + read.unwrap_or(0) + write.unwrap_or(0);
+            (input, count(usage, "outputTokens").unwrap_or(0), read, write, None)
+        }
+        "gemini" => {
+            let thoughts = count(usage, "thoughtsTokenCount");
+            (
+                count(usage, "promptTokenCount").unwrap_or(0) + count(usage, "toolUsePromptTokenCount").unwrap_or(0),
+                count(usage, "candidatesTokenCount").unwrap_or(0) + thoughts.unwrap_or(0),
+                count(usage, "cachedContentTokenCount"),
+                None,
+                thoughts,
+            )
         }
         "openai-responses" => (
             count(usage, "input_tokens").unwrap_or(0),
@@ -90,8 +112,13 @@ fn object(value: &Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
 }
 
+/// Whether a Gemini usage has a count: Vertex sends `{trafficType}` alone, which is no usage.
+fn has_a_count(usage: &Value) -> bool {
+    usage.as_object().is_some_and(|u| u.keys().any(|k| k.ends_with("Count")))
+}
+
 /// The provider usage a recorded stream ends with, as the rule reads it: the latest usage
-/// object (Chat, Groq's `x_groq.usage`, Responses), or Anthropic's counts merged.
+/// object (Chat, Groq's `x_groq.usage`, Responses, Gemini), or Anthropic's counts merged.
 fn streamed_usage(format: &str, body: &str) -> Option<Map<String, Value>> {
     let mut usage: Option<Map<String, Value>> = None;
     for line in body.lines() {
@@ -104,6 +131,10 @@ fn streamed_usage(format: &str, body: &str) -> Option<Map<String, Value>> {
                 _ => None,
             },
             "openai-responses" => event.get("response").and_then(|r| r.get("usage")),
+            // Vertex sends a usage with no count (`{trafficType}`) on chunks before the last.
+            "gemini" => event
+                .get("usageMetadata")
+                .filter(|u| u.as_object().is_some_and(|u| u.keys().any(|k| k.ends_with("Count")))),
             _ => event.get("usage").or_else(|| event.get("x_groq").and_then(|x| x.get("usage"))),
         };
         let Some(found) = found.filter(|u| u.is_object()) else { continue };
@@ -116,9 +147,21 @@ fn streamed_usage(format: &str, body: &str) -> Option<Map<String, Value>> {
     usage
 }
 
+/// The last `usage` object of a ConverseStream recording (its `metadata` event), found in the
+/// JSON payloads of its AWS event-stream messages.
+fn bedrock_streamed_usage(bytes: &[u8]) -> Option<Map<String, Value>> {
+    let key = br#""usage":"#;
+    let at = bytes.windows(key.len()).rposition(|w| w == key)? + key.len();
+    let mut values = serde_json::Deserializer::from_slice(&bytes[at..]).into_iter::<Value>();
+    values.next()?.ok().as_ref().and_then(Value::as_object).cloned()
+}
+
+/// The formats the recordings cover: OpenAI Chat, Anthropic, Responses, Gemini, Bedrock.
+const FORMATS: usize = 5;
+
 #[test]
 fn every_recorded_body_counts_its_usage_by_the_rule_with_raw_untouched() {
-    let mut checked = 0;
+    let mut checked = BTreeMap::new();
     for &(dir, format) in common::STREAM_DIRS {
         let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&root).unwrap().flatten() {
@@ -129,38 +172,48 @@ fn every_recorded_body_counts_its_usage_by_the_rule_with_raw_untouched() {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let body: Value = serde_json::from_str(&text).unwrap();
-            let Some(raw) = body.get("usage").filter(|u| u.is_object()) else { continue };
+            let key = if format == "gemini" { "usageMetadata" } else { "usage" };
+            let Some(raw) = body.get(key).filter(|u| u.is_object()) else { continue };
+            if format == "gemini" && !has_a_count(raw) {
+                assert_eq!(to_message(text.as_str(), Some(&agent_of(format))).ok().and_then(|m| m.usage), None);
+                continue;
+            }
             let Ok(message) = to_message(text.as_str(), Some(&agent_of(format))) else { continue };
             let usage = message.usage.unwrap_or_else(|| panic!("{dir}/{name}: no usage"));
             assert_eq!(counts(&usage), by_the_rule(format, &object(raw)), "{dir}/{name}");
             assert_eq!(&serde_json::from_str::<Value>(usage.raw.get()).unwrap(), raw, "{dir}/{name}: raw");
-            checked += 1;
+            *checked.entry(format).or_insert(0) += 1;
         }
     }
-    assert!(checked >= 15, "only {checked} bodies with usage");
+    assert_eq!(checked.len(), FORMATS, "a format without a recorded body with usage: {checked:?}");
 }
 
 #[test]
 fn every_recorded_stream_counts_its_usage_by_the_rule() {
-    let mut checked = 0;
+    let mut checked = BTreeMap::new();
     for &(dir, format) in common::STREAM_DIRS {
         let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&root).unwrap().flatten() {
             let path = entry.path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !name.ends_with(".sse") {
+            if !common::STREAM_EXTENSIONS.iter().any(|ext| name.ends_with(&format!(".{ext}"))) {
                 continue;
             }
-            let body = std::fs::read_to_string(&path).unwrap();
-            let Some(provider) = streamed_usage(format, &body) else { continue };
+            let bytes = std::fs::read(&path).unwrap();
+            let provider = if format == "bedrock" {
+                bedrock_streamed_usage(&bytes)
+            } else {
+                streamed_usage(format, std::str::from_utf8(&bytes).unwrap())
+            };
+            let Some(provider) = provider else { continue };
             let mut acc = Accumulator::new(AccumulatorOptions { format: stream_format(format), ..Default::default() });
-            acc.push(body.as_bytes()).unwrap();
+            acc.push(&bytes).unwrap();
             let usage = acc.finish().usage.unwrap_or_else(|| panic!("{dir}/{name}: no usage"));
             assert_eq!(counts(&usage), by_the_rule(format, &provider), "{dir}/{name}");
-            checked += 1;
+            *checked.entry(format).or_insert(0) += 1;
         }
     }
-    assert!(checked >= 15, "only {checked} streams with usage");
+    assert_eq!(checked.len(), FORMATS, "a format without a recorded stream with usage: {checked:?}");
 }
 
 /// `(what, provider, apiType, usage, (input, output, total, cache read, cache write, reasoning))`
@@ -170,6 +223,10 @@ fn body_of(provider: &str, api_type: &str, usage: &Value) -> Value {
     match (provider, api_type) {
         ("anthropic", _) => json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": "hi"}],
                                    "stop_reason": "end_turn", "usage": usage}),
+        ("google", _) => json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]},
+                                "finishReason": "STOP", "index": 0}], "usageMetadata": usage}),
+        ("bedrock", _) => json!({"output": {"message": {"role": "assistant", "content": [{"text": "hi"}]}},
+                                 "stopReason": "end_turn", "usage": usage}),
         (_, "responses") => json!({"object": "response", "status": "completed", "usage": usage, "output": [
             {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}]}),
         _ => json!({"choices": [{"index": 0, "message": {"content": "hi"}, "finish_reason": "stop"}], "usage": usage}),
@@ -260,6 +317,40 @@ fn each_providers_way_of_counting_comes_out_counted_one_way() {
             json!({"prompt_tokens": 32, "completion_tokens": 9, "total_tokens": 100,
             "completion_tokens_details": {"reasoning_tokens": 94}}),
             (32, 9, 41, None, None, Some(94)),
+        ),
+        // Gemini's prompt count already includes the cached content; tool-use prompts and
+        // thoughts are counted apart and added.
+        (
+            "gemini, cached and thoughts",
+            "google",
+            "chat",
+            json!({"promptTokenCount": 17713, "cachedContentTokenCount": 17379, "candidatesTokenCount": 68,
+            "thoughtsTokenCount": 821, "totalTokenCount": 18602}),
+            (17713, 889, 18602, Some(17379), None, Some(821)),
+        ),
+        (
+            "gemini, tool-use prompt",
+            "google",
+            "chat",
+            json!({"promptTokenCount": 257, "toolUsePromptTokenCount": 1732, "candidatesTokenCount": 170,
+            "totalTokenCount": 2159}),
+            (1989, 170, 2159, None, None, None),
+        ),
+        // Bedrock reports cache reads and writes apart from its inputTokens, as Anthropic does.
+        (
+            "bedrock, cache write",
+            "bedrock",
+            "chat",
+            json!({"inputTokens": 2, "cacheReadInputTokens": 0, "cacheWriteInputTokens": 1322, "outputTokens": 5,
+            "totalTokens": 1329}),
+            (1324, 5, 1329, Some(0), Some(1322), None),
+        ),
+        (
+            "bedrock, cache read",
+            "bedrock",
+            "chat",
+            json!({"inputTokens": 4, "cacheReadInputTokens": 96, "outputTokens": 10, "totalTokens": 110}),
+            (100, 10, 110, Some(96), None, None),
         ),
         (
             "no total",
