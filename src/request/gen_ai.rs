@@ -96,7 +96,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         let nested = ["inferenceConfig", "generationConfig"];
         let options =
             body.iter().filter(|(key, v)| is_option(key) && !(nested.contains(&key.as_str()) && v.is_object()));
-        let inner = nested.iter().filter_map(|key| body.get(*key).and_then(Value::as_object)).flatten();
+        let inner = nested.iter().filter_map(|key| body.get(key).and_then(Value::as_object)).flatten();
         for (key, value) in options.chain(inner) {
             let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {

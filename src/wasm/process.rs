@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{read_agent, result_to_js, string_argument, to_js, to_json};
 use super::js;
 use crate::error::Error;
-use crate::json::write::WriteJson;
+use crate::json::write::{Object, WriteJson};
 use crate::json::Value;
 use crate::model::{Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
@@ -99,11 +99,13 @@ pub fn parse_response_js(
     };
     let usage = fields.remove("usage").unwrap_or(Value::Null);
     check_usage(&usage)?;
-    let mut out = crate::json::Map::new();
-    out.insert("text".into(), Value::String(content));
-    out.insert("toolCalls".into(), Value::Array(calls.iter().map(tool_call_value).collect()));
-    out.insert("usage".into(), usage);
-    to_js(&Value::Object(out))
+    let mut out = String::with_capacity(128);
+    let mut o = Object::new(&mut out);
+    o.str("text", &content);
+    calls.write_json(o.key("toolCalls"));
+    usage.write_json(o.key("usage"));
+    o.end();
+    js::parse(&out)
 }
 
 /// A usage as `Usage` has it: an object whose three counts are whole numbers, not negative, and
@@ -121,14 +123,6 @@ fn check_usage(usage: &Value) -> crate::Result<()> {
         }
     }
     Ok(())
-}
-
-fn tool_call_value(call: &ToolCall) -> Value {
-    let mut o = crate::json::Map::new();
-    for (key, text) in [("id", &call.id), ("name", &call.name), ("arguments", &call.arguments)] {
-        o.insert(key.into(), Value::String(text.clone()));
-    }
-    Value::Object(o)
 }
 
 /// Each call's JSON arguments parsed to an object (`""` is `{}`).
@@ -251,10 +245,12 @@ mod tests {
         let fields = r#"{"content": "Here is the answer.", "toolCalls": [{"id": "c", "name": "f", "arguments": "{oops"}],
             "usage": {"inputTokens": 50, "outputTokens": 20, "totalTokens": 70, "raw": {"prompt_tokens": 50}}}"#;
         let got = parse_response_js(js(fields)).unwrap();
-        assert_eq!(
-            text(&got),
-            r#"{"text":"Here is the answer.","toolCalls":[{"id":"c","name":"f","arguments":"{oops"}],"usage":{"inputTokens":50,"outputTokens":20,"totalTokens":70,"raw":{"prompt_tokens":50}}}"#
-        );
+        let want: serde_json::Value = serde_json::from_str(fields).unwrap();
+        let got_json: serde_json::Value = serde_json::from_str(&text(&got)).unwrap();
+        assert_eq!(got_json["text"], want["content"]);
+        assert_eq!(got_json["toolCalls"], want["toolCalls"]);
+        assert_eq!(got_json["usage"], want["usage"]);
+        assert_eq!(got_json.as_object().unwrap().len(), 3);
         let calls = field(&got, "toolCalls");
         assert_eq!(field(&parse_tool_arguments_js(calls).unwrap_err(), "code"), "invalid_json");
     }
