@@ -9,6 +9,7 @@ export {
   buildChatArgs,
   buildRequest,
   genAiAttributes,
+  parseResponse,
   parseStructuredOutput,
   parseToolArguments,
   process,

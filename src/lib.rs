@@ -52,7 +52,9 @@ pub use json::{Map, Number, Value};
 pub use limits::Limits;
 pub use model::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
 pub use model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, ProcessResult, StreamEvent, ToolCall, Usage};
-pub use output::{parse_structured_output, parse_tool_arguments, Action, StructuredOptions};
+pub use output::{
+    parse_response, parse_structured_output, parse_tool_arguments, Action, AgentOutput, StructuredOptions,
+};
 pub use process::{process, process_with, to_message, ProcessOptions, ResponseBody, Span};
 pub use request::{
     build_chat_args, build_chat_args_json, build_request, gen_ai_attributes, HttpRequest, RequestOptions,

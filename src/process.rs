@@ -220,7 +220,7 @@ pub fn process_with<'a>(
     })();
     if let Some(on_span) = options.on_span {
         // §8: every call emits its span; a failed one says why in `error.type` (OTel convention).
-        let mut span = span::process_span(Some(&agent.model), message.as_ref(), &text);
+        let mut span = span::process_span(Some(agent), message.as_ref(), &text);
         if let Err(e) = &outcome {
             span.attributes.insert("error.type".into(), e.code.as_str().into());
         }

@@ -81,7 +81,8 @@ fn anthropic_usage_restated_in_message_delta_wins_count_by_count() {
         Format::Anthropic,
     );
     let usage = m.usage.unwrap();
-    assert_eq!((usage.input_tokens, usage.output_tokens, usage.total_tokens), (12, 30, 42));
+    // The input counts the cache reads too: 12 restated, 7 kept.
+    assert_eq!((usage.input_tokens, usage.output_tokens, usage.total_tokens), (19, 30, 49));
     assert_eq!(usage.cache_read_tokens, Some(7), "a count the delta does not restate is kept");
 }
 

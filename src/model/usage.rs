@@ -52,8 +52,16 @@ impl WriteJson for RawJson {
     }
 }
 
-/// Token counts, normalised across providers; `raw` is the provider's usage object as it
-/// arrived.
+/// Token counts, counted one way whatever the provider, so that they compare across providers;
+/// `raw` is the provider's usage object as it arrived.
+///
+/// - `input_tokens` counts every input token, cached ones included: Anthropic and Bedrock
+///   report cache reads and writes apart from their input count, and they are added to it;
+///   Gemini's is its prompt and tool-use prompt counts. `cache_read_tokens` and
+///   `cache_write_tokens` are parts of it.
+/// - `output_tokens` includes reasoning; `reasoning_tokens` is part of it (Gemini's thoughts,
+///   and the reasoning of a server that counts it beside its output, as xAI does, are added).
+/// - `total_tokens` is always `input_tokens + output_tokens` (at most `u64::MAX`).
 ///
 /// Each count is read on its own: a number or numeric string that is finite and not negative
 /// counts (a fraction is cut to its whole part, a count beyond `u64` is `u64::MAX`); anything

@@ -1,5 +1,6 @@
-//! The output parser: tool-call arguments to actions, and structured output validated against
-//! the agent's `outputs` (Orbiter's `parse_tool_arguments` / `parse_structured_output`).
+//! The output parser: a model's fields as an agent's output, tool-call arguments to actions, and
+//! structured output validated against the agent's `outputs` (Orbiter's `parse_response`,
+//! `parse_tool_arguments` and `parse_structured_output`).
 
 mod lenient;
 mod validate;
@@ -10,7 +11,44 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::value::parse_value_as_js;
 use crate::json::write::{quoted, Object, WriteJson};
 use crate::json::{Map, Value};
-use crate::model::{Property, ToolCall};
+use crate::model::{Property, ToolCall, Usage};
+
+/// What an agent turn produced: the model's text, tool calls and usage (Orbiter's
+/// `AgentOutput`), as [`parse_response`] gives them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentOutput {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+}
+
+impl WriteJson for AgentOutput {
+    fn write_json(&self, out: &mut String) {
+        let mut o = Object::new(out);
+        o.str("text", &self.text);
+        self.tool_calls.write_json(o.key("toolCalls"));
+        self.usage.write_json(o.key("usage"));
+        o.end();
+    }
+}
+
+/// The model's fields as an [`AgentOutput`]: a plain mapping that copies the text, the tool
+/// calls and the usage and transforms nothing, so it cannot fail. The arguments stay JSON text,
+/// even invalid; [`parse_tool_arguments`] parses them and [`parse_structured_output`] the text.
+///
+/// ```
+/// use llm_wire::{parse_response, to_message};
+///
+/// let body = r#"{"choices": [{"message": {"content": "Here is the answer."}, "finish_reason": "stop"}],
+///     "usage": {"prompt_tokens": 50, "completion_tokens": 20, "total_tokens": 70}}"#;
+/// let message = to_message(body, None).unwrap();
+/// let output = parse_response(&message.text, &message.tool_calls, message.usage.as_ref().unwrap());
+/// assert_eq!((output.text.as_str(), output.usage.total_tokens), ("Here is the answer.", 70));
+/// ```
+pub fn parse_response(content: &str, tool_calls: &[ToolCall], usage: &Usage) -> AgentOutput {
+    AgentOutput { text: content.to_owned(), tool_calls: tool_calls.to_vec(), usage: usage.clone() }
+}
 
 /// A tool call ready to run: its arguments parsed to an object.
 #[derive(Debug, Clone, PartialEq, Serialize)]

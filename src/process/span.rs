@@ -4,9 +4,10 @@ use serde::Serialize;
 
 use crate::json::write::{Object, WriteJson};
 use crate::json::{Map, Value};
-use crate::model::{Agent, FinalMessage, Model};
+use crate::model::{Agent, FinalMessage};
 use crate::process::read_body;
 use crate::providers::{read_count, Scalar};
+use crate::request::{operation_name, usage_attributes};
 
 /// A finished span: its name and its `gen_ai.*` attributes, plain JSON data.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,20 +28,15 @@ impl WriteJson for Span {
 /// The `process` span of a final message, streamed (`Accumulator::finish`) or not: the
 /// operation and provider, then what the response says (id, model, finish reasons, usage).
 pub fn message_span(agent: Option<&Agent>, message: &FinalMessage) -> Span {
-    process_span(agent.map(|a| &a.model), Some(message), "")
+    process_span(agent, Some(message), "")
 }
 
-/// The `process` span of a body, for the agent's `model` (none: the default model). Embedding
-/// and image bodies have no message; their model and usage are read from the body itself.
-pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>, body: &str) -> Span {
-    let (api_type, configured, id) =
-        model.map_or(("", "", ""), |m| (m.api_type.as_str(), m.provider.as_str(), m.id.as_str()));
+/// The `process` span of a body, for the agent (none: the default model). Embedding and image
+/// bodies have no message; their model and usage are read from the body itself.
+pub(crate) fn process_span(agent: Option<&Agent>, message: Option<&FinalMessage>, body: &str) -> Span {
+    let (configured, id) = agent.map_or(("", ""), |a| (a.model.provider.as_str(), a.model.id.as_str()));
     let mut attributes = Map::new();
-    let operation = match api_type {
-        "embedding" => "embeddings",
-        "image" => "image_generation",
-        _ => "chat",
-    };
+    let operation = agent.map_or("chat", operation_name);
     let provider = match (configured, message.and_then(|m| m.provider.as_deref())) {
         ("", Some(named)) => named,
         ("", None) => "openai",
@@ -48,7 +44,8 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
     };
     // What the response says: off the message, or read off the body.
     let mut body_model = Scalar::default();
-    let (mut response_id, mut response_model, mut input, mut output) = (None, None, None, None);
+    let (mut response_id, mut response_model) = (None, None);
+    let mut usage = Vec::new();
     match message {
         Some(message) => {
             let choices = message.choices.as_deref().unwrap_or(std::slice::from_ref(message));
@@ -63,8 +60,8 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
             }
             response_id = message.id.as_deref();
             response_model = message.model.as_deref();
-            if let Some(usage) = &message.usage {
-                (input, output) = (Some(usage.input_tokens), Some(usage.output_tokens));
+            if let Some(counts) = &message.usage {
+                usage.extend(usage_attributes(counts));
             }
         }
         None => {
@@ -91,7 +88,8 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
             });
             if read.is_ok() {
                 response_model = body_model.as_deref();
-                (input, output) = (input_tokens.or(prompt_tokens), output_tokens);
+                usage.push(("gen_ai.usage.input_tokens", input_tokens.or(prompt_tokens)));
+                usage.push(("gen_ai.usage.output_tokens", output_tokens));
             }
         }
     }
@@ -109,7 +107,8 @@ pub(crate) fn process_span(model: Option<&Model>, message: Option<&FinalMessage>
     set("gen_ai.request.model", Some(id).filter(|id| !id.is_empty()), None);
     set("gen_ai.response.id", response_id, None);
     set("gen_ai.response.model", response_model, None);
-    set("gen_ai.usage.input_tokens", None, input);
-    set("gen_ai.usage.output_tokens", None, output);
+    for (key, count) in usage {
+        set(key, None, count);
+    }
     Span { name: "process", attributes }
 }

@@ -4,10 +4,24 @@
 use crate::json::value::parse_value;
 use crate::json::write::WriteJson;
 use crate::json::Value;
-use crate::model::Agent;
-use crate::providers::gemini::{convert_usage, Service};
+use crate::model::{Agent, Usage};
+use crate::providers::gemini::Service;
+use crate::providers::{anthropic, bedrock, gemini, openai_chat, openai_responses};
 use crate::request::wire::{text, to_value, Array, Fields};
 use crate::request::Api;
+
+/// The `gen_ai.operation.name` of the agent's API, the same on the request attributes and the
+/// `process` span. The conventions name `chat`, `embeddings`, `generate_content`,
+/// `text_completion` and agent and tool operations, none for image generation; for an operation
+/// without a name of its own they say to use the predefined value that applies, and that is
+/// `generate_content`, "multimodal content generation" (`docs/design.md`, "Dispatch").
+pub(crate) fn operation_name(agent: &Agent) -> &'static str {
+    match Api::of(agent) {
+        Ok(Api::OpenAiEmbeddings | Api::GeminiEmbeddings) => "embeddings",
+        Ok(Api::OpenAiImages) => "generate_content",
+        _ => "chat",
+    }
+}
 
 /// Whether a request key is an option, not the conversation or its machinery.
 fn is_option(key: &str) -> bool {
@@ -60,16 +74,13 @@ pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value
 /// [`gen_ai_attributes`] as JSON text (what the wasm export returns).
 pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> String {
     let mut attributes = Fields::new();
-    let operation = match Api::of(agent) {
-        Ok(Api::OpenAiEmbeddings) => "embeddings",
-        Ok(Api::OpenAiImages) => "generate_content",
-        _ => "chat",
-    };
-    attributes.str("gen_ai.operation.name", operation);
+    attributes.str("gen_ai.operation.name", operation_name(agent));
     attributes.str("gen_ai.provider.name", provider_name(agent.model.provider()));
     attributes.str("gen_ai.request.model", &agent.model.id);
     if agent.has_outputs() {
         attributes.str("gen_ai.output.type", "json");
+    } else if matches!(Api::of(agent), Ok(Api::OpenAiImages)) {
+        attributes.str("gen_ai.output.type", "image");
     }
     // A `buildRequest` result carries the body as JSON text.
     let parsed;
@@ -85,7 +96,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         let nested = ["inferenceConfig", "generationConfig"];
         let options =
             body.iter().filter(|(key, v)| is_option(key) && !(nested.contains(&key.as_str()) && v.is_object()));
-        let inner = nested.iter().filter_map(|key| body.get(*key).and_then(Value::as_object)).flatten();
+        let inner = nested.iter().filter_map(|key| body.get(key).and_then(Value::as_object)).flatten();
         for (key, value) in options.chain(inner) {
             let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {
@@ -101,7 +112,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         }
     }
     if let Some(response) = response {
-        add_response(&mut attributes, response);
+        add_response(&mut attributes, agent, response);
     }
     attributes.finish()
 }
@@ -126,7 +137,7 @@ fn is_attribute_value(value: &Value) -> bool {
     }
 }
 
-fn add_response(attributes: &mut Fields, response: &Value) {
+fn add_response(attributes: &mut Fields, agent: &Agent, response: &Value) {
     // Gemini's body names them `responseId` and `modelVersion`.
     for (key, gemini_key) in [("id", "responseId"), ("model", "modelVersion")] {
         let text = response.get(key).or_else(|| response.get(gemini_key)).and_then(Value::as_str);
@@ -134,17 +145,11 @@ fn add_response(attributes: &mut Fields, response: &Value) {
             attributes.str(&format!("gen_ai.response.{key}"), text);
         }
     }
-    if let Some(usage) = response.get("usageMetadata").and_then(|u| convert_usage(&u.to_json_text())) {
-        attributes.value("gen_ai.usage.input_tokens", &Value::from(usage.input_tokens));
-        attributes.value("gen_ai.usage.output_tokens", &Value::from(usage.output_tokens));
-    }
-    if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
-        for (attribute, keys) in &[
-            ("gen_ai.usage.input_tokens", ["prompt_tokens", "input_tokens", "inputTokens"]),
-            ("gen_ai.usage.output_tokens", ["completion_tokens", "output_tokens", "outputTokens"]),
-        ] {
-            if let Some(n) = keys.iter().find_map(|k| usage.get(k).filter(|v| v.is_number())) {
-                attributes.value(attribute, n);
+    // Gemini's body has `usageMetadata`; its final message, like every other, `usage`.
+    if let Some(usage) = response.get("usage").or_else(|| response.get("usageMetadata")).filter(|u| u.is_object()) {
+        for (attribute, count) in response_usage(agent, usage) {
+            if let Some(count) = count {
+                attributes.set(attribute, count.to_string());
             }
         }
     }
@@ -152,6 +157,48 @@ fn add_response(attributes: &mut Fields, response: &Value) {
     if !reasons.is_empty() {
         attributes.set("gen_ai.response.finish_reasons", reasons.finish());
     }
+}
+
+/// The usage attributes and the `FinalMessage` usage key each is read from, in one order.
+const USAGE_ATTRIBUTES: [(&str, &str); 2] =
+    [("gen_ai.usage.input_tokens", "inputTokens"), ("gen_ai.usage.output_tokens", "outputTokens")];
+
+/// The `gen_ai.usage.*` counts of a usage, as the crate counts it (docs/design.md,
+/// "Streaming"): the input with its cached tokens, as the conventions ask, and the output with
+/// its reasoning.
+pub(crate) fn usage_attributes(usage: &Usage) -> [(&'static str, Option<u64>); 2] {
+    [(USAGE_ATTRIBUTES[0].0, Some(usage.input_tokens)), (USAGE_ATTRIBUTES[1].0, Some(usage.output_tokens))]
+}
+
+/// The usage counts of a response: a `FinalMessage`'s as they are, a body's read by the reader
+/// its message would be read with, so that they are the counts of its `process` span.
+/// Embedding and image usage has only input and output counts, under Chat's or the Responses
+/// API's names.
+fn response_usage(agent: &Agent, usage: &Value) -> Vec<(&'static str, Option<u64>)> {
+    let api = Api::of(agent);
+    // Bedrock's own names are the final message's; its reader gives a final message's counts back.
+    let is_final = usage.get("inputTokens").is_some() || usage.get("outputTokens").is_some();
+    if is_final && !matches!(api, Ok(Api::Bedrock)) {
+        return USAGE_ATTRIBUTES
+            .iter()
+            .map(|&(attribute, key)| (attribute, usage.get(key).and_then(Value::as_u64)))
+            .collect();
+    }
+    let convert = match api {
+        Ok(Api::OpenAiChat) => openai_chat::convert_usage,
+        Ok(Api::OpenAiResponses) => openai_responses::convert_usage,
+        Ok(Api::Anthropic) => anthropic::convert_usage,
+        Ok(Api::Bedrock) => bedrock::convert_usage,
+        Ok(Api::Gemini) => gemini::convert_usage,
+        _ => {
+            let count = |keys: [&str; 2]| keys.iter().find_map(|k| usage.get(k).and_then(Value::as_u64));
+            return vec![
+                ("gen_ai.usage.input_tokens", count(["prompt_tokens", "input_tokens"])),
+                ("gen_ai.usage.output_tokens", count(["completion_tokens", "output_tokens"])),
+            ];
+        }
+    };
+    convert(&usage.to_json_text()).map_or_else(Vec::new, |usage| usage_attributes(&usage).to_vec())
 }
 
 /// The first of the finish reason keys `value` has as a string, as JSON text.

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{read_agent, result_to_js, string_argument, to_js, to_json};
 use super::js;
 use crate::error::Error;
-use crate::json::write::WriteJson;
+use crate::json::write::{Object, WriteJson};
 use crate::json::Value;
 use crate::model::{Property, ToolCall};
 use crate::output::{parse_structured_output, parse_tool_arguments, StructuredOptions};
@@ -25,6 +25,10 @@ export interface ProcessOptions { onSpan?: (span: Span) => void }
 export interface ToolCallInput { id: string; name: string; arguments: string | { [key: string]: JsonValue } }
 /** A tool call with its arguments parsed (Orbiter `ActionModel`). */
 export interface Action { toolCallId: string; toolName: string; arguments: { [key: string]: JsonValue } }
+/** The model's fields `parseResponse` takes (Orbiter's `content`, `tool_calls`, `usage`). */
+export interface ResponseFields { content: string; toolCalls: ToolCallInput[]; usage: Usage }
+/** What an agent turn produced (Orbiter's `AgentOutput`): the fields of `parseResponse`, copied. */
+export interface AgentOutput { text: string; toolCalls: ToolCall[]; usage: Usage }
 /** `lenient`: accept a fenced block, text around one object, trailing commas. */
 export interface StructuredOptions { lenient?: boolean }
 "#;
@@ -73,6 +77,52 @@ pub fn to_message_js(
     let agent = if agent.is_undefined() || agent.is_null() { None } else { Some(read_agent(agent)?) };
     let text = response_text(&response)?;
     to_js(&to_message(text.as_str(), agent.as_ref())?)
+}
+
+/// Orbiter's `parse_response`: `{content, toolCalls, usage}` as `{text, toolCalls, usage}`,
+/// copied. It transforms nothing (the arguments stay JSON text, even invalid), so the only
+/// errors are fields missing or of the wrong kind, at their path. `usage` is kept as given.
+#[wasm_bindgen(js_name = parseResponse, unchecked_return_type = "AgentOutput")]
+pub fn parse_response_js(
+    #[wasm_bindgen(unchecked_param_type = "ResponseFields")] fields: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Value::Object(mut fields) = to_json(fields, "response")? else {
+        return Err(Error::invalid_input("response", "expected an object with content, toolCalls and usage").into());
+    };
+    let content = match fields.remove("content") {
+        Some(Value::String(text)) => text,
+        _ => return Err(Error::invalid_input("content", "expected the model's text, a string").into()),
+    };
+    let calls = match fields.remove("toolCalls") {
+        Some(calls @ Value::Array(_)) => read_tool_calls(calls)?,
+        _ => return Err(Error::invalid_input("toolCalls", "expected a list of tool calls").into()),
+    };
+    let usage = fields.remove("usage").unwrap_or(Value::Null);
+    check_usage(&usage)?;
+    let mut out = String::with_capacity(128);
+    let mut o = Object::new(&mut out);
+    o.str("text", &content);
+    calls.write_json(o.key("toolCalls"));
+    usage.write_json(o.key("usage"));
+    o.end();
+    js::parse(&out)
+}
+
+/// A usage as `Usage` has it: an object whose three counts are whole numbers, not negative, and
+/// whose optional counts, when present, are too.
+fn check_usage(usage: &Value) -> crate::Result<()> {
+    if !usage.is_object() {
+        return Err(Error::invalid_input("usage", "expected a usage object (inputTokens, outputTokens, totalTokens)"));
+    }
+    let required = ["inputTokens", "outputTokens", "totalTokens"];
+    for key in required.into_iter().chain(["reasoningTokens", "cacheReadTokens", "cacheWriteTokens"]) {
+        match usage.get(key) {
+            Some(count) if count.as_u64().is_some() => {}
+            None if !required.contains(&key) => {}
+            _ => return Err(Error::invalid_input(wire::field("usage", key), "expected a whole number of tokens")),
+        }
+    }
+    Ok(())
 }
 
 /// Each call's JSON arguments parsed to an object (`""` is `{}`).
@@ -187,6 +237,45 @@ mod tests {
     fn tool_arguments_parse_to_plain_actions() {
         let got = parse_tool_arguments_js(js(r#"[{"id": "c", "name": "f", "arguments": ""}]"#)).unwrap();
         assert_eq!(text(&got), r#"[{"toolCallId":"c","toolName":"f","arguments":{}}]"#);
+    }
+
+    #[wasm_bindgen_test]
+    fn parse_response_copies_the_fields_and_leaves_invalid_arguments_to_parse_tool_arguments() {
+        // The seed's example, with a call whose arguments are not JSON: copied, not parsed.
+        let fields = r#"{"content": "Here is the answer.", "toolCalls": [{"id": "c", "name": "f", "arguments": "{oops"}],
+            "usage": {"inputTokens": 50, "outputTokens": 20, "totalTokens": 70, "raw": {"prompt_tokens": 50}}}"#;
+        let got = parse_response_js(js(fields)).unwrap();
+        let want: serde_json::Value = serde_json::from_str(fields).unwrap();
+        let got_json: serde_json::Value = serde_json::from_str(&text(&got)).unwrap();
+        assert_eq!(got_json["text"], want["content"]);
+        assert_eq!(got_json["toolCalls"], want["toolCalls"]);
+        assert_eq!(got_json["usage"], want["usage"]);
+        assert_eq!(got_json.as_object().unwrap().len(), 3);
+        let calls = field(&got, "toolCalls");
+        assert_eq!(field(&parse_tool_arguments_js(calls).unwrap_err(), "code"), "invalid_json");
+    }
+
+    #[wasm_bindgen_test]
+    fn parse_response_refuses_a_missing_or_misshapen_field_at_its_path() {
+        let usage = r#"{"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}"#;
+        let cases = [
+            (r#""text""#.to_owned(), "response"),
+            (format!(r#"{{"toolCalls": [], "usage": {usage}}}"#), "content"),
+            (format!(r#"{{"content": 1, "toolCalls": [], "usage": {usage}}}"#), "content"),
+            (format!(r#"{{"content": "", "usage": {usage}}}"#), "toolCalls"),
+            (format!(r#"{{"content": "", "toolCalls": [{{"id": 7}}], "usage": {usage}}}"#), "toolCalls[0].id"),
+            (r#"{"content": "", "toolCalls": []}"#.to_owned(), "usage"),
+            (r#"{"content": "", "toolCalls": [], "usage": {"inputTokens": 1, "outputTokens": 2}}"#.to_owned(), "usage.totalTokens"),
+            (
+                r#"{"content": "", "toolCalls": [], "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3, "cacheReadTokens": -1}}"#.to_owned(),
+                "usage.cacheReadTokens",
+            ),
+        ];
+        for (fields, path) in cases {
+            let err = parse_response_js(js(&fields)).unwrap_err();
+            assert_eq!(field(&err, "code"), "invalid_input", "{fields}");
+            assert_eq!(field(&err, "path"), path, "{fields}");
+        }
     }
 
     #[wasm_bindgen_test]

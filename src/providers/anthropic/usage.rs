@@ -1,5 +1,6 @@
 //! Anthropic usage → [`Usage`]. `input_tokens` excludes cached tokens, which are counted apart
-//! as reads (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`).
+//! as reads (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`): the input
+//! count is all three added up, as other providers count it (docs/design.md, "Streaming").
 
 use crate::json::{read_document, read_object};
 use crate::model::{RawJson, Usage};
@@ -45,8 +46,12 @@ impl Counts {
         }
     }
 
+    /// The usage these counts make; an absent count adds nothing.
     pub(crate) fn usage(self, raw: &str) -> Usage {
-        let input = self.input_tokens.unwrap_or(0);
+        let input = [self.input_tokens, self.cache_read_input_tokens, self.cache_creation_input_tokens]
+            .into_iter()
+            .flatten()
+            .fold(0, u64::saturating_add);
         let output = self.output_tokens.unwrap_or(0);
         Usage {
             input_tokens: input,

@@ -12,6 +12,7 @@ pub(crate) use finish_reason::map_stop_reason;
 pub(crate) use invoke::chunk_bytes;
 pub(crate) use response::is_retryable_exception;
 pub(crate) use stream::ConverseStream;
+pub(crate) use usage::convert_usage;
 
 use crate::json::read_document;
 use crate::providers::Scalar;

@@ -47,6 +47,9 @@ pub(crate) struct Delta<'a> {
     content: Content<'a>,
     reasoning_content: Marked<'a>,
     reasoning: Marked<'a>,
+    /// The streaming parser seed's third name for reasoning, after `reasoning_content`
+    /// (DeepSeek) and `reasoning` (Ollama, OpenRouter).
+    thinking: Marked<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
 }
@@ -254,6 +257,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"content" => delta.content = read_content(r)?,
             b"reasoning_content" => delta.reasoning_content = Marked::read(r)?,
             b"reasoning" => delta.reasoning = Marked::read(r)?,
+            b"thinking" => delta.thinking = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"tool_calls" => {
                 r.array(|r| {
@@ -366,13 +370,13 @@ impl Chunk<'_> {
             return None;
         }
         let [Choice { index, delta: Some(delta), finish_reason }] = choices.as_slice() else { return None };
-        let Delta { content, reasoning_content, reasoning, refusal, tool_calls } = delta;
+        let Delta { content, reasoning_content, reasoning, thinking, refusal, tool_calls } = delta;
         if finish_reason.0.is_some() || refusal.0.is_some() {
             return None;
         }
         let index = index.unwrap_or(0);
-        // `reasoning_content` wins over `reasoning` when both are there (see `apply_delta`).
-        let reasoning = [reasoning_content, reasoning].into_iter().find(|r| r.text.0.is_some());
+        // The same name wins as in `apply_delta`.
+        let reasoning = [reasoning_content, reasoning, thinking].into_iter().find(|r| r.text.0.is_some());
         match (content, reasoning, tool_calls.as_slice()) {
             (Content::Text(_, span), None, []) => Some((OnlyText::Content(index), *span)),
             (Content::None, Some(reasoning), []) => Some((OnlyText::Reasoning(index), reasoning.span?)),
@@ -477,7 +481,10 @@ impl ChatStream {
 
 #[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
-    if let Some(reasoning) = delta.reasoning_content.as_deref().or(delta.reasoning.as_deref()) {
+    // The first of the three names present, in the order the streaming parser seed reads them.
+    let reasoning =
+        [&delta.reasoning_content, &delta.reasoning, &delta.thinking].into_iter().find_map(Marked::as_deref);
+    if let Some(reasoning) = reasoning {
         b.reasoning(index, reasoning)?;
     }
     match delta.content {
