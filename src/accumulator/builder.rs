@@ -42,8 +42,9 @@ pub(crate) struct MessageBuilder {
     pub(crate) events: Vec<StreamEvent>,
     /// The choices in the order they first appeared.
     choices: Vec<ChoiceState>,
-    /// The position in `choices` of each choice index.
-    positions: BTreeMap<u32, usize>,
+    /// The position in `choices` of each choice index (keyed as `u64`: the one integer-keyed map
+    /// type the stream code uses).
+    positions: BTreeMap<u64, usize>,
     /// The position of the choice looked up last: nearly every lookup is for it again.
     last: usize,
     /// How many choices have no finish reason yet.
@@ -165,7 +166,7 @@ impl MessageBuilder {
         if self.choices.get(self.last).is_some_and(|c| c.index == index) {
             return Some(self.last);
         }
-        let at = *self.positions.get(&index)?;
+        let at = *self.positions.get(&u64::from(index))?;
         self.last = at;
         Some(at)
     }
@@ -173,15 +174,20 @@ impl MessageBuilder {
     /// The position of choice `index`, which appears now if it had not.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn position_or_new(&mut self, index: u32) -> Result<usize> {
-        if let Some(at) = self.position(index) {
-            return Ok(at);
+        match self.position(index) {
+            Some(at) => Ok(at),
+            None => self.new_choice(index),
         }
+    }
+
+    /// Choice `index` appears (off the hot path: it happens once per choice).
+    fn new_choice(&mut self, index: u32) -> Result<usize> {
         // Each choice's message repeats what the message shares, once there are several.
         let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
         self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
         let at = self.choices.len();
         self.choices.push(ChoiceState { index, ..ChoiceState::default() });
-        self.positions.insert(index, at);
+        self.positions.insert(u64::from(index), at);
         self.unfinished += 1;
         self.last = at;
         Ok(at)
