@@ -442,19 +442,35 @@ impl MessageBuilder {
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
-    /// An OpenAI-style tool-call delta: resolved by id, then index (see `ToolCalls::resolve`).
+    /// How many tool calls `choice` has: an OpenAI-style list of tool calls passes it to
+    /// [`Self::chat_tool_call`] for each of its entries.
+    pub(crate) fn tool_call_count(&mut self, choice: u32) -> Result<usize> {
+        Ok(self.choice(choice)?.calls.calls.len())
+    }
+
+    /// An OpenAI-style tool-call entry of a list that began when the choice had `list_start`
+    /// calls: resolved by id, then index (see `ToolCalls::resolve`). A complete call sent again
+    /// under its id (its arguments equal to all the call has) adds nothing.
     #[cfg_attr(llw_speed, optimize(speed))]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chat_tool_call(
         &mut self,
         choice: u32,
+        list_start: usize,
         index: Option<u64>,
         id: Option<&str>,
         name: Option<&str>,
         arguments: Option<&str>,
     ) -> Result<()> {
-        let found = self.choice(choice)?.calls.resolve(index, id);
+        let arguments = arguments.unwrap_or("");
+        let calls = &self.choice(choice)?.calls;
+        let found = calls.resolve(index, id, name, list_start);
         let at = match found {
             Some(at) => {
+                let named = id.is_some_and(|id| !id.is_empty());
+                if named && !arguments.is_empty() && calls.calls[at].call.arguments == arguments {
+                    return Ok(());
+                }
                 if let Some(name) = name.filter(|n| !n.is_empty()) {
                     self.tool_name(choice, at, name)?;
                 }
@@ -462,7 +478,7 @@ impl MessageBuilder {
             }
             None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None)?,
         };
-        self.tool_arguments(choice, at, arguments.unwrap_or(""))
+        self.tool_arguments(choice, at, arguments)
     }
 
     /// Refusal text (OpenAI `delta.refusal`), reported as one error when the choice ends.
