@@ -255,7 +255,7 @@ impl MessageBuilder {
         match (extend, state.blocks.last_mut()) {
             (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
             _ => state.blocks.push(match part {
-                Part::Text => Block::Text { text: s.to_owned(), citations: None },
+                Part::Text => Block::Text { text: s.to_owned(), citations: None, signature: None },
                 Part::Reasoning => Block::Reasoning { text: s.to_owned(), signature: None, redacted: None },
             }),
         }
@@ -303,6 +303,47 @@ impl MessageBuilder {
         Ok(())
     }
 
+    /// A signature on the current text block (Gemini's `thoughtSignature`). A block that has one
+    /// already, or none to put it on, gives way to a new empty text block that carries it: two
+    /// signed parts are never joined.
+    pub(crate) fn text_signature(&mut self, choice: u32, signature: &str) -> Result<()> {
+        if signature.is_empty() {
+            return Ok(());
+        }
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
+        let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Text { signature: None, .. }));
+        self.keep(signature.len() + if opens { ENTRY_BYTES } else { 0 })?;
+        let state = &mut self.choices[at];
+        state.break_block = false;
+        match state.blocks.last_mut() {
+            Some(Block::Text { signature: slot @ None, .. }) if !opens => *slot = Some(signature.to_owned()),
+            _ => state.blocks.push(Block::Text {
+                text: String::new(),
+                citations: None,
+                signature: Some(signature.to_owned()),
+            }),
+        }
+        Ok(())
+    }
+
+    /// A signature on the tool call begun last in `choice` (Gemini's `thoughtSignature` on a
+    /// `functionCall` part); nothing when the choice's last block is not a call.
+    pub(crate) fn tool_call_signature(&mut self, choice: u32, signature: &str) -> Result<()> {
+        if signature.is_empty() {
+            return Ok(());
+        }
+        let Some(at) = self.position(choice) else { return Ok(()) };
+        if !matches!(self.choices[at].blocks.last(), Some(Block::ToolCall { .. })) {
+            return Ok(());
+        }
+        self.keep(signature.len())?;
+        if let Some(Block::ToolCall { signature: slot, .. }) = self.choices[at].blocks.last_mut() {
+            *slot = Some(signature.to_owned());
+        }
+        Ok(())
+    }
+
     /// A redacted reasoning block: opaque data, no text.
     pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) -> Result<()> {
         let at = self.position_or_new(choice)?;
@@ -325,7 +366,9 @@ impl MessageBuilder {
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
             Some(Block::Text { citations, .. }) => citations.get_or_insert_with(Vec::new).push(citation),
-            _ => state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]) }),
+            _ => {
+                state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]), signature: None })
+            }
         }
         Ok(())
     }
@@ -355,7 +398,12 @@ impl MessageBuilder {
         let state = &mut self.choices[at];
         let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
         let index = state.calls.push(call, provider_index, key);
-        state.blocks.push(Block::ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
+        state.blocks.push(Block::ToolCall {
+            id: String::new(),
+            name: String::new(),
+            arguments: String::new(),
+            signature: None,
+        });
         state.break_block = true;
         self.events.push(StreamEvent::ToolCallStart {
             index: index as u32,
@@ -638,9 +686,10 @@ impl MessageBuilder {
             match block {
                 Block::Text { text: t, .. } => text.push_str(t),
                 Block::Reasoning { text: t, .. } => reasoning.push_str(t),
-                Block::ToolCall { .. } => {
-                    if let Some(ToolCall { id, name, arguments }) = calls.next().cloned() {
-                        *block = Block::ToolCall { id, name, arguments };
+                // The call fills its block; a signature set on the block stays.
+                Block::ToolCall { id, name, arguments, .. } => {
+                    if let Some(call) = calls.next() {
+                        (*id, *name, *arguments) = (call.id.clone(), call.name.clone(), call.arguments.clone());
                     }
                 }
                 Block::Other { .. } => {}

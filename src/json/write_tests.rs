@@ -381,16 +381,22 @@ fn full_message(s: &str) -> FinalMessage {
     FinalMessage {
         role: "assistant",
         content: vec![
-            Block::Text { text: s.into(), citations: None },
+            Block::Text { text: s.into(), citations: None, signature: Some(s.into()) },
             Block::Text {
                 text: String::new(),
                 citations: Some(vec![
                     RawJson::parse(" {\"url\": \"x\" , \"n\": [1.0, -0]} ").unwrap(),
                     RawJson::null(),
                 ]),
+                signature: None,
             },
-            Block::Text { text: "t".into(), citations: Some(vec![]) },
-            Block::ToolCall { id: call.id.clone(), name: call.name.clone(), arguments: call.arguments.clone() },
+            Block::Text { text: "t".into(), citations: Some(vec![]), signature: None },
+            Block::ToolCall {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+                signature: Some("sig".into()),
+            },
             Block::Reasoning { text: s.into(), signature: Some(s.into()), redacted: None },
             Block::Reasoning { text: String::new(), signature: None, redacted: Some("r".into()) },
             Block::Other { provider_type: s.into(), data: RawJson::parse("[true,false,null,\"\"]").unwrap() },

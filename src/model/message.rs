@@ -21,11 +21,17 @@ pub enum Block {
         text: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         citations: Option<Vec<RawJson>>,
+        /// Gemini's `thoughtSignature` on this text part.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
     },
     ToolCall {
         id: String,
         name: String,
         arguments: String,
+        /// Gemini's `thoughtSignature` on this `functionCall` part.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
     },
     Reasoning {
         text: String,
@@ -35,10 +41,7 @@ pub enum Block {
         redacted: Option<String>,
     },
     #[serde(rename_all = "camelCase")]
-    Other {
-        provider_type: String,
-        data: RawJson,
-    },
+    Other { provider_type: String, data: RawJson },
 }
 
 /// The consolidated assistant message (docs/design.md, "Streaming").
@@ -109,18 +112,20 @@ impl WriteJson for Block {
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         match self {
-            Block::Text { text, citations } => {
+            Block::Text { text, citations, signature } => {
                 o.str("type", "text");
                 o.str("text", text);
                 if let Some(citations) = citations {
                     citations.write_json(o.key("citations"));
                 }
+                o.opt_str("signature", signature.as_deref());
             }
-            Block::ToolCall { id, name, arguments } => {
+            Block::ToolCall { id, name, arguments, signature } => {
                 o.str("type", "tool_call");
                 o.str("id", id);
                 o.str("name", name);
                 o.str("arguments", arguments);
+                o.opt_str("signature", signature.as_deref());
             }
             Block::Reasoning { text, signature, redacted } => {
                 o.str("type", "reasoning");

@@ -147,8 +147,13 @@ fn final_message() -> FinalMessage {
         content: vec![
             Block::Reasoning { text: "think".into(), signature: Some("sig".into()), redacted: None },
             Block::Reasoning { text: String::new(), signature: None, redacted: Some("opaque".into()) },
-            Block::Text { text: "Checking.".into(), citations: None },
-            Block::ToolCall { id: "c1".into(), name: "weather".into(), arguments: "{\"city\":\"Paris\"}".into() },
+            Block::Text { text: "Checking.".into(), citations: None, signature: None },
+            Block::ToolCall {
+                id: "c1".into(),
+                name: "weather".into(),
+                arguments: "{\"city\":\"Paris\"}".into(),
+                signature: None,
+            },
         ],
         text: "Checking.".into(),
         reasoning: "think".into(),
