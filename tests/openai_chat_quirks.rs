@@ -96,6 +96,98 @@ fn index_zero_reused_with_new_ids_gives_separate_calls() {
     assert_eq!(calls(&m), vec![call("a", "f", "{\"n\":1}"), call("b", "f", "{\"n\":2}")]);
 }
 
+/// Regression (separate tool calls merge): one delta listing several calls with no id and no
+/// index gave one call with the arguments run together. Each entry of a list is a call; and
+/// across deltas a name given to a call that has one starts a new call.
+#[test]
+fn separate_tool_calls_merge_is_fixed_for_calls_without_id_or_index() {
+    let entry = |name: &str, args: &str| json!({"type": "function", "function": {"name": name, "arguments": args}});
+    let (m, _) = run(&sse(&[
+        chunk(json!({"tool_calls": [entry("f", "{\"a\":1}"), entry("g", "{\"b\":2}")]})),
+        chunk(json!({"tool_calls": [entry("f", "{\"c\":")]})),
+        chunk(json!({"tool_calls": [{"function": {"arguments": "3}"}}]})),
+        finish("tool_calls"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), vec![call("", "f", "{\"a\":1}"), call("", "g", "{\"b\":2}"), call("", "f", "{\"c\":3}")]);
+}
+
+/// Regression (separate tool calls merge): two entries of one delta sharing an id are two calls.
+#[test]
+fn separate_tool_calls_merge_is_fixed_for_entries_sharing_an_id() {
+    let entry = |args: &str| json!({"id": "a", "function": {"name": "f", "arguments": args}});
+    let (m, _) = run(&sse(&[
+        chunk(json!({"tool_calls": [entry("{\"a\":1}"), entry("{\"b\":2}")]})),
+        finish("tool_calls"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), vec![call("a", "f", "{\"a\":1}"), call("a", "f", "{\"b\":2}")]);
+}
+
+/// A complete call sent again under its id (some servers restate it in a later chunk) does not
+/// double its arguments; a continuation that carries the id still adds to them.
+#[test]
+fn a_complete_call_sent_again_with_the_same_id_keeps_its_arguments_once() {
+    let whole = json!({"index": 0, "id": "a", "function": {"name": "f", "arguments": "{\"q\":1}"}});
+    let (m, events) = run(&sse(&[
+        chunk(json!({"tool_calls": [whole.clone()]})),
+        chunk(json!({"tool_calls": [whole]})),
+        chunk(json!({"tool_calls": [{"index": 1, "id": "b", "function": {"name": "g", "arguments": "{\"r\":"}}]})),
+        chunk(json!({"tool_calls": [{"index": 1, "id": "b", "function": {"arguments": "2}"}}]})),
+        finish("tool_calls"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), vec![call("a", "f", "{\"q\":1}"), call("b", "g", "{\"r\":2}")]);
+    let deltas: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCallDelta { index: 0, arguments_delta, .. } => Some(arguments_delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas.concat(), "{\"q\":1}");
+}
+
+/// Regression (separate tool calls merge) for bodies: `process` and `toMessage` give one call
+/// per `tool_calls` entry (§8.1), with no id, with a shared id, with the same arguments.
+#[test]
+fn separate_tool_calls_merge_is_fixed_in_bodies() {
+    let body = |entries: Value| {
+        json!({"id": "c", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+            "message": {"role": "assistant", "content": null, "tool_calls": entries}}]})
+        .to_string()
+    };
+    let entry = |id: Option<&str>, args: &str| {
+        let mut e = json!({"type": "function", "function": {"name": "f", "arguments": args}});
+        if let Some(id) = id {
+            e["id"] = json!(id);
+        }
+        e
+    };
+    let cases = [
+        (json!([entry(None, "{\"a\":1}"), entry(None, "{\"b\":2}")]), ["", ""]),
+        (json!([entry(Some("x"), "{\"a\":1}"), entry(Some("x"), "{\"b\":2}")]), ["x", "x"]),
+        (json!([entry(Some("x"), "{\"a\":1}"), entry(Some("x"), "{\"a\":1}")]), ["x", "x"]),
+    ];
+    for (entries, ids) in cases {
+        let text = body(entries.clone());
+        let message = llm_wire::to_message(&text, None).unwrap();
+        let expected: Vec<_> = entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(ids)
+            .map(|(e, id)| call(id, "f", e["function"]["arguments"].as_str().unwrap()))
+            .collect();
+        assert_eq!(calls(&message), expected, "{text}");
+        assert_eq!(message.content.len(), 2, "{text}");
+        let agent = llm_wire::Agent::from_json(&llm_wire::Value::from(json!({"model": "m"}))).unwrap();
+        let result = llm_wire::process(&agent, &text).unwrap();
+        let llm_wire::ProcessResult::ToolCalls(result) = result else { panic!("tool calls: {result:?}") };
+        assert_eq!(result.len(), 2, "{text}");
+    }
+}
+
 #[test]
 fn tool_call_events_start_grow_and_end_with_the_complete_arguments() {
     let (_, events) = run(&sse(&[

@@ -42,8 +42,9 @@ pub(crate) struct MessageBuilder {
     pub(crate) events: Vec<StreamEvent>,
     /// The choices in the order they first appeared.
     choices: Vec<ChoiceState>,
-    /// The position in `choices` of each choice index.
-    positions: BTreeMap<u32, usize>,
+    /// The position in `choices` of each choice index (keyed as `u64`: the one integer-keyed map
+    /// type the stream code uses).
+    positions: BTreeMap<u64, usize>,
     /// The position of the choice looked up last: nearly every lookup is for it again.
     last: usize,
     /// How many choices have no finish reason yet.
@@ -165,7 +166,7 @@ impl MessageBuilder {
         if self.choices.get(self.last).is_some_and(|c| c.index == index) {
             return Some(self.last);
         }
-        let at = *self.positions.get(&index)?;
+        let at = *self.positions.get(&u64::from(index))?;
         self.last = at;
         Some(at)
     }
@@ -173,15 +174,20 @@ impl MessageBuilder {
     /// The position of choice `index`, which appears now if it had not.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn position_or_new(&mut self, index: u32) -> Result<usize> {
-        if let Some(at) = self.position(index) {
-            return Ok(at);
+        match self.position(index) {
+            Some(at) => Ok(at),
+            None => self.new_choice(index),
         }
+    }
+
+    /// Choice `index` appears (off the hot path: it happens once per choice).
+    fn new_choice(&mut self, index: u32) -> Result<usize> {
         // Each choice's message repeats what the message shares, once there are several.
         let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
         self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
         let at = self.choices.len();
         self.choices.push(ChoiceState { index, ..ChoiceState::default() });
-        self.positions.insert(index, at);
+        self.positions.insert(u64::from(index), at);
         self.unfinished += 1;
         self.last = at;
         Ok(at)
@@ -484,19 +490,35 @@ impl MessageBuilder {
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
-    /// An OpenAI-style tool-call delta: resolved by id, then index (see `ToolCalls::resolve`).
+    /// How many tool calls `choice` has: an OpenAI-style list of tool calls passes it to
+    /// [`Self::chat_tool_call`] for each of its entries.
+    pub(crate) fn tool_call_count(&mut self, choice: u32) -> Result<usize> {
+        Ok(self.choice(choice)?.calls.calls.len())
+    }
+
+    /// An OpenAI-style tool-call entry of a list that began when the choice had `list_start`
+    /// calls: resolved by id, then index (see `ToolCalls::resolve`). A complete call sent again
+    /// under its id (its arguments equal to all the call has) adds nothing.
     #[cfg_attr(llw_speed, optimize(speed))]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chat_tool_call(
         &mut self,
         choice: u32,
+        list_start: usize,
         index: Option<u64>,
         id: Option<&str>,
         name: Option<&str>,
         arguments: Option<&str>,
     ) -> Result<()> {
-        let found = self.choice(choice)?.calls.resolve(index, id);
+        let arguments = arguments.unwrap_or("");
+        let calls = &self.choice(choice)?.calls;
+        let found = calls.resolve(index, id, name, list_start);
         let at = match found {
             Some(at) => {
+                let named = id.is_some_and(|id| !id.is_empty());
+                if named && !arguments.is_empty() && calls.calls[at].call.arguments == arguments {
+                    return Ok(());
+                }
                 if let Some(name) = name.filter(|n| !n.is_empty()) {
                     self.tool_name(choice, at, name)?;
                 }
@@ -504,7 +526,7 @@ impl MessageBuilder {
             }
             None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None)?,
         };
-        self.tool_arguments(choice, at, arguments.unwrap_or(""))
+        self.tool_arguments(choice, at, arguments)
     }
 
     /// Refusal text (OpenAI `delta.refusal`), reported as one error when the choice ends.

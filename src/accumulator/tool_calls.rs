@@ -51,20 +51,37 @@ impl ToolCalls {
         at
     }
 
-    /// Which existing call an OpenAI-style tool-call delta continues, or `None` for a new call.
+    /// Which existing call an OpenAI-style tool-call entry continues, or `None` for a new call.
     ///
     /// A non-empty id names its call: a known id continues it, a new id is a new call even at an
     /// index already used (servers that send `index: 0` for every parallel call). Without an id
-    /// (`id: ""` on continuations, or no id at all) the delta continues the latest call at its
-    /// index, or, when the server omits `index` too, the latest call.
-    pub(crate) fn resolve(&self, index: Option<u64>, id: Option<&str>) -> Option<usize> {
-        match id.filter(|id| !id.is_empty()) {
+    /// (`id: ""` on continuations, or no id at all) the entry continues the latest call at its
+    /// index; when the server omits `index` too, the latest call, unless the entry carries a
+    /// name and that call has one already: then only the name tells the calls apart, and a new
+    /// one starts.
+    ///
+    /// `list_start` is the number of calls before the list the entry is in: each entry of one
+    /// list is a call of its own (§8.1: one ToolCall per entry of a body), so an entry never
+    /// continues a call that an earlier entry of its list opened.
+    pub(crate) fn resolve(
+        &self,
+        index: Option<u64>,
+        id: Option<&str>,
+        name: Option<&str>,
+        list_start: usize,
+    ) -> Option<usize> {
+        let found = match id.filter(|id| !id.is_empty()) {
             Some(id) => self.by_id.get(id).copied(),
             None => match index {
                 Some(index) => self.by_index.get(&index).copied(),
-                None => self.calls.len().checked_sub(1),
+                None => {
+                    let named = name.is_some_and(|name| !name.is_empty());
+                    let latest = self.calls.len().checked_sub(1);
+                    latest.filter(|&at| !named || self.calls[at].call.name.is_empty())
+                }
             },
-        }
+        };
+        found.filter(|&at| at < list_start)
     }
 
     /// The latest call with the item key `key`, else the latest at the provider index (for
@@ -93,41 +110,79 @@ mod tests {
         calls
     }
 
+    /// `resolve` for an entry of a list that follows every call made so far.
+    fn resolve(calls: &ToolCalls, index: Option<u64>, id: Option<&str>, name: Option<&str>) -> Option<usize> {
+        calls.resolve(index, id, name, calls.calls.len())
+    }
+
     #[test]
     fn a_known_id_continues_its_call() {
         let calls = calls(&[("a", Some(0)), ("b", Some(1))]);
-        assert_eq!(calls.resolve(Some(1), Some("a")), Some(0));
+        assert_eq!(resolve(&calls, Some(1), Some("a"), None), Some(0));
+        assert_eq!(resolve(&calls, Some(1), Some("a"), Some("f")), Some(0));
     }
 
     #[test]
     fn a_new_id_at_a_used_index_is_a_new_call() {
         let calls = calls(&[("a", Some(0))]);
-        assert_eq!(calls.resolve(Some(0), Some("b")), None);
+        assert_eq!(resolve(&calls, Some(0), Some("b"), None), None);
     }
 
     #[test]
     fn an_empty_id_continues_the_latest_call_at_its_index() {
         let calls = calls(&[("a", Some(0)), ("b", Some(0)), ("c", Some(1))]);
-        assert_eq!(calls.resolve(Some(0), Some("")), Some(1));
+        assert_eq!(resolve(&calls, Some(0), Some(""), None), Some(1));
     }
 
     #[test]
     fn a_repeated_id_names_its_latest_call() {
         let calls = calls(&[("a", Some(0)), ("b", Some(1)), ("a", Some(2))]);
-        assert_eq!(calls.resolve(None, Some("a")), Some(2));
+        assert_eq!(resolve(&calls, None, Some("a"), None), Some(2));
     }
 
     #[test]
     fn no_id_and_no_index_continues_the_latest_call() {
         let calls = calls(&[("a", None), ("b", None)]);
-        assert_eq!(calls.resolve(None, None), Some(1));
-        assert_eq!(ToolCalls::default().resolve(None, None), None);
+        assert_eq!(resolve(&calls, None, None, None), Some(1));
+        assert_eq!(resolve(&ToolCalls::default(), None, None, None), None);
+    }
+
+    /// Without id and index only the name tells calls apart: a name given to a call that has
+    /// one is a new call; a call still without a name takes it.
+    #[test]
+    fn no_id_and_no_index_with_a_name_starts_a_new_call_after_a_named_one() {
+        let mut calls = ToolCalls::default();
+        calls.push(ToolCall { name: "f".into(), ..ToolCall::default() }, None, None);
+        assert_eq!(resolve(&calls, None, None, Some("g")), None);
+        assert_eq!(resolve(&calls, None, None, Some("f")), None);
+        assert_eq!(resolve(&calls, None, None, Some("")), Some(0));
+        calls.push(ToolCall::default(), None, None);
+        assert_eq!(resolve(&calls, None, None, Some("g")), Some(1));
     }
 
     #[test]
     fn an_unknown_index_without_id_is_a_new_call() {
         let calls = calls(&[("a", Some(0))]);
-        assert_eq!(calls.resolve(Some(1), None), None);
+        assert_eq!(resolve(&calls, Some(1), None, None), None);
+    }
+
+    /// Each entry of one list is a call of its own: a call opened by the list (at or after its
+    /// start) is never continued, whatever names it; one made before the list is.
+    #[test]
+    fn an_entry_never_continues_a_call_opened_by_its_own_list() {
+        let calls = calls(&[("a", Some(0)), ("b", Some(1)), ("", None)]);
+        let cases = [
+            (Some(1), Some("a"), None, 1, Some(0)),
+            (Some(1), Some("b"), None, 1, None),
+            (Some(1), None, None, 1, None),
+            (Some(0), None, None, 1, Some(0)),
+            (None, None, None, 2, None),
+            (None, None, None, 3, Some(2)),
+            (None, Some("a"), Some("f"), 0, None),
+        ];
+        for (index, id, name, list_start, expected) in cases {
+            assert_eq!(calls.resolve(index, id, name, list_start), expected, "{index:?} {id:?} from {list_start}");
+        }
     }
 
     #[test]

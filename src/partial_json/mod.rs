@@ -45,7 +45,7 @@ mod tests;
 
 pub use parser::Parser;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::error::{Error, ErrorCode, Result};
@@ -126,7 +126,7 @@ pub struct PartialJson {
 /// are (so a key given twice finds its member without a search).
 struct Open {
     at: usize,
-    keys: HashMap<String, usize>,
+    keys: BTreeMap<String, usize>,
 }
 
 impl PartialJson {
@@ -184,7 +184,7 @@ impl PartialJson {
             if let Change::Add { key: None, value, open } = change {
                 self.value = Some(value.into());
                 if *open {
-                    self.open.push(Open { at: 0, keys: HashMap::new() });
+                    self.open.push(Open { at: 0, keys: BTreeMap::new() });
                 }
             }
             return;
@@ -217,7 +217,7 @@ impl PartialJson {
             _ => return,
         };
         if let Change::Add { open: true, .. } = change {
-            self.open.push(Open { at, keys: HashMap::new() });
+            self.open.push(Open { at, keys: BTreeMap::new() });
         }
     }
 }
@@ -227,7 +227,7 @@ impl PartialJson {
 fn top<'v, 'o>(
     root: &'v mut PartialValue,
     open: &'o mut [Open],
-) -> Option<(&'v mut PartialValue, &'o mut HashMap<String, usize>)> {
+) -> Option<(&'v mut PartialValue, &'o mut BTreeMap<String, usize>)> {
     let mut node = root;
     for step in open.get(1..)? {
         node = match node {

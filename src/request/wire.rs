@@ -11,25 +11,37 @@ use std::collections::BTreeMap;
 use crate::error::{Error, Result};
 use crate::json::{self, write, Value};
 
-/// A JSON object being built: keys with their values as JSON text, written sorted by key.
+/// A JSON object being built: keys with their values as JSON text, written sorted by key. The
+/// values sit in a `Vec` and the map holds their positions: the crate's one string-keyed map type.
 #[derive(Debug, Default)]
-pub(crate) struct Fields(BTreeMap<String, String>);
+pub(crate) struct Fields {
+    positions: BTreeMap<String, usize>,
+    values: Vec<String>,
+}
 
 impl Fields {
     pub(crate) fn new() -> Self {
-        Fields(BTreeMap::new())
+        Fields::default()
     }
 
     /// Sets `key` to the JSON text `json`, replacing an earlier value (as a map insert does).
     pub(crate) fn set(&mut self, key: &str, json: String) {
-        self.0.insert(key.to_owned(), json);
+        match self.positions.get(key) {
+            Some(&at) => self.values[at] = json,
+            None => self.add(key, json),
+        }
     }
 
     /// Sets `key` only when it is not set yet (`merge_absent`).
     pub(crate) fn set_absent(&mut self, key: &str, json: String) {
-        if !self.0.contains_key(key) {
-            self.0.insert(key.to_owned(), json);
+        if !self.positions.contains_key(key) {
+            self.add(key, json);
         }
+    }
+
+    fn add(&mut self, key: &str, json: String) {
+        self.positions.insert(key.to_owned(), self.values.len());
+        self.values.push(json);
     }
 
     pub(crate) fn str(&mut self, key: &str, value: &str) {
@@ -48,13 +60,13 @@ impl Fields {
     /// The object as JSON text, keys in sorted order.
     pub(crate) fn finish(self) -> String {
         let mut out = String::from("{");
-        for (i, (key, value)) in self.0.iter().enumerate() {
+        for (i, (key, &at)) in self.positions.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
             write::string(&mut out, key);
             out.push(':');
-            out.push_str(value);
+            out.push_str(&self.values[at]);
         }
         out.push('}');
         out

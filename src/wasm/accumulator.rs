@@ -86,6 +86,8 @@ export type Result = string | JsonValue | ToolCall[] | number[] | number[][] | s
 pub struct JsAccumulator {
     inner: Option<Accumulator>,
     finished: Option<FinalMessage>,
+    /// The format of the stream once `inner` has finished (it is gone then).
+    format: Format,
     agent: Option<Agent>,
     on_span: Option<js::Function>,
     scratch: Vec<u8>,
@@ -121,6 +123,7 @@ impl JsAccumulator {
         Ok(JsAccumulator {
             inner: Some(open(options)),
             finished: None,
+            format: Format::Auto,
             agent,
             on_span,
             scratch: Vec::new(),
@@ -220,18 +223,19 @@ impl JsAccumulator {
     #[wasm_bindgen(getter, unchecked_return_type = "StreamFormat")]
     pub fn format(&self) -> JsValue {
         // A JS string made from the name in place: no Rust `String` copied out for the glue.
-        JsValue::from_str(self.inner.as_ref().map_or("auto", |a| a.format().name()))
+        JsValue::from_str(self.inner.as_ref().map_or(self.format, Accumulator::format).name())
     }
 }
 
 impl JsAccumulator {
     fn final_message(&mut self) -> &mut FinalMessage {
         if let Some(inner) = self.inner.take() {
-            self.finished = Some(inner.finish());
             // Only the message is needed from now on: the input buffers go back to the allocator
-            // now, not when the object is freed or collected.
+            // before it is built, not when the object is freed or collected.
             self.scratch = Vec::new();
             self.out = String::new();
+            self.format = inner.format();
+            self.finished = Some(inner.finish());
         }
         self.finished.get_or_insert_with(|| open(AccumulatorOptions::default()).finish())
     }
@@ -489,6 +493,19 @@ mod tests {
         assert_eq!(text(&events_to_js(&mut out, &events).unwrap()), as_json(&events));
         assert!(out.len() < 1000, "the long strings are not in the JSON text");
         assert_eq!(text(&events_to_js(&mut out, &events[3..6]).unwrap()), as_json(&events[3..6]));
+    }
+
+    /// Regression: `format` read "auto" again after `finish()`; it keeps the detected format.
+    #[wasm_bindgen_test]
+    fn the_detected_format_is_kept_after_finish() {
+        let mut acc = JsAccumulator::new(JsValue::UNDEFINED).unwrap();
+        assert_eq!(acc.format().as_string().as_deref(), Some("auto"));
+        acc.push(JsValue::from_str("event: message_start\ndata: {\"type\":\"message_start\"}\n\n")).unwrap();
+        assert_eq!(acc.format().as_string().as_deref(), Some("anthropic"));
+        acc.finish().unwrap();
+        assert_eq!(acc.format().as_string().as_deref(), Some("anthropic"));
+        acc.finish().unwrap();
+        assert_eq!(acc.format().as_string().as_deref(), Some("anthropic"));
     }
 
     /// A chunk whose bytes cannot be read is an `invalid_input` at `chunk` that leaves the

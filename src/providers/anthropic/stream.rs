@@ -180,8 +180,11 @@ impl Open {
 
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicStream {
-    /// The blocks started and not stopped yet, by block index.
-    open: BTreeMap<u64, Open>,
+    /// The blocks started and not stopped yet, with their block index, in no particular order.
+    open: Vec<(u64, Open)>,
+    /// The position in `open` of each open block's index (the stream code's one integer-keyed
+    /// map type: values in a `Vec`, the map only to positions).
+    open_at: BTreeMap<u64, usize>,
     /// `message_start`'s usage, restated count by count by `message_delta`.
     counts: Counts,
     /// The last text delta (block index, kind), to read the next ones by.
@@ -291,7 +294,8 @@ impl AnthropicStream {
             }
         };
         b.keep(open.bytes())?;
-        self.open.insert(index, open);
+        self.open_at.insert(index, self.open.len());
+        self.open.push((index, open));
         Ok(block.input)
     }
 
@@ -316,7 +320,7 @@ impl AnthropicStream {
         match kind {
             TextDelta::Text => b.text(0, text),
             TextDelta::Thinking => b.reasoning(0, text),
-            TextDelta::InputJson => match self.open.get_mut(&index) {
+            TextDelta::InputJson => match self.open_at.get(&index).map(|&at| &mut self.open[at].1) {
                 Some(Open::Tool(at)) => b.tool_arguments(0, *at, text),
                 Some(Open::ServerTool { input, .. }) => {
                     if input.len() + text.len() > b.limits().max_tool_argument_bytes {
@@ -336,7 +340,12 @@ impl AnthropicStream {
 
     /// Removes the block open at `index` (there is at most one) and returns it.
     pub(crate) fn close(&mut self, index: u64, b: &mut MessageBuilder) -> Option<Open> {
-        let open = self.open.remove(&index)?;
+        let at = self.open_at.remove(&index)?;
+        let (_, open) = self.open.swap_remove(at);
+        // The block that took its place (the last one) moved to `at`.
+        if let Some((moved, _)) = self.open.get(at) {
+            self.open_at.insert(*moved, at);
+        }
         b.release(open.bytes());
         Some(open)
     }

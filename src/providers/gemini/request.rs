@@ -100,7 +100,32 @@ struct Turn {
 #[derive(Default)]
 struct Contents {
     turns: Vec<Turn>,
-    call_names: BTreeMap<String, String>,
+    call_names: CallNames,
+}
+
+/// The name of each call id: the names in a `Vec`, the map holding their positions (the crate's
+/// one string-keyed map type).
+#[derive(Default)]
+struct CallNames {
+    positions: BTreeMap<String, usize>,
+    names: Vec<String>,
+}
+
+impl CallNames {
+    /// Notes the call; a later call with the same id renames it.
+    fn insert(&mut self, call: &ToolCall) {
+        match self.positions.get(&call.id) {
+            Some(&at) => self.names[at].clone_from(&call.name),
+            None => {
+                self.positions.insert(call.id.clone(), self.names.len());
+                self.names.push(call.name.clone());
+            }
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<&str> {
+        self.positions.get(id).map(|&at| self.names[at].as_str())
+    }
 }
 
 impl Contents {
@@ -240,7 +265,7 @@ fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<Str
 
 /// The parts of an assistant message: from `metadata.blocks` when it has them, else its
 /// content and `metadata.tool_calls`. The names of its calls are noted for the results.
-fn model_parts(message: &Message, path: &str, call_names: &mut BTreeMap<String, String>) -> Result<Vec<String>> {
+fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Result<Vec<String>> {
     let mut parts = Vec::new();
     match message.metadata.get(BLOCKS) {
         Some(Value::Array(blocks)) => {
@@ -256,7 +281,7 @@ fn model_parts(message: &Message, path: &str, call_names: &mut BTreeMap<String, 
             let calls_path = field(path, "metadata.tool_calls");
             for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
                 parts.push(call_part(call, None, &index(&calls_path, k))?);
-                call_names.insert(call.id.clone(), call.name.clone());
+                call_names.insert(call);
             }
         }
     }
@@ -270,7 +295,7 @@ fn model_parts(message: &Message, path: &str, call_names: &mut BTreeMap<String, 
 /// text and tool calls with their signatures, and `other` blocks that are Gemini parts (their
 /// data has a member named by their `providerType`, as `executableCode` has) as they came.
 /// Reasoning is not sent back: Gemini's thoughts travel as signatures on the other parts.
-fn block_part(block: &Value, path: &str, call_names: &mut BTreeMap<String, String>) -> Result<Option<String>> {
+fn block_part(block: &Value, path: &str, call_names: &mut CallNames) -> Result<Option<String>> {
     let text_of = |key: &str| block.get(key).and_then(Value::as_str);
     let signature = text_of("signature").filter(|s| !s.is_empty());
     match text_of("type") {
@@ -287,7 +312,7 @@ fn block_part(block: &Value, path: &str, call_names: &mut BTreeMap<String, Strin
                 name: name.to_owned(),
                 arguments: text_of("arguments").unwrap_or("").to_owned(),
             };
-            call_names.insert(call.id.clone(), call.name.clone());
+            call_names.insert(&call);
             call_part(&call, signature, &field(path, "arguments")).map(Some)
         }
         Some("other") => {
@@ -303,11 +328,11 @@ fn block_part(block: &Value, path: &str, call_names: &mut BTreeMap<String, Strin
 /// with the result's `tool_call_id` in an earlier assistant message (else `metadata.name`);
 /// the response is the content when it is a JSON object, and otherwise `{output: content}`
 /// (the content parsed when it is JSON, else as text), the key Google documents for output.
-fn function_response(message: &Message, path: &str, call_names: &BTreeMap<String, String>) -> Result<Vec<String>> {
+fn function_response(message: &Message, path: &str, call_names: &CallNames) -> Result<Vec<String>> {
     let id = message.tool_call_id();
     let given_name = message.metadata.get("name").and_then(Value::as_str);
     let name = match (id.and_then(|id| call_names.get(id)), given_name) {
-        (Some(name), _) => name.as_str(),
+        (Some(name), _) => name,
         (None, Some(name)) => name,
         (None, None) => {
             let Some(id) = id else { return Err(missing_call_id(path)) };

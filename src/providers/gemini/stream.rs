@@ -285,8 +285,9 @@ struct ChoiceState {
 #[derive(Debug, Default)]
 pub(crate) struct GeminiStream {
     choices: Vec<ChoiceState>,
-    /// The position in `choices` of each candidate index.
-    positions: BTreeMap<u32, usize>,
+    /// The position in `choices` of each candidate index (keyed as `u64`: the one integer-keyed map
+    /// type the stream code uses).
+    positions: BTreeMap<u64, usize>,
     /// The first `responseId`, the stem of invented call ids.
     response_id: Option<String>,
     /// The last `usageMetadata` text read, so a restated one is not read again.
@@ -339,10 +340,10 @@ impl GeminiStream {
         if self.choices.last().is_some_and(|c| c.index == index) {
             return self.choices.len() - 1;
         }
-        if let Some(&at) = self.positions.get(&index) {
+        if let Some(&at) = self.positions.get(&u64::from(index)) {
             return at;
         }
-        self.positions.insert(index, self.choices.len());
+        self.positions.insert(u64::from(index), self.choices.len());
         self.choices.push(ChoiceState { index, ..ChoiceState::default() });
         self.choices.len() - 1
     }

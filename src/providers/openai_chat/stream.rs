@@ -426,7 +426,10 @@ impl ChatStream {
             match call {
                 OnlyText::Content(index) => b.tagged_content(index, &text)?,
                 OnlyText::Reasoning(index) => b.reasoning(index, &text)?,
-                OnlyText::Arguments(index, call) => b.chat_tool_call(index, call, None, None, Some(&text))?,
+                // The one entry of its list: whatever call it finds was made before it.
+                OnlyText::Arguments(index, call) => {
+                    b.chat_tool_call(index, usize::MAX, call, None, None, Some(&text))?
+                }
             }
             return Ok(Handled::Done);
         }
@@ -500,8 +503,12 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         }
         Content::None => {}
     }
-    for call in delta.tool_calls {
-        b.chat_tool_call(index, call.index, call.id.as_deref(), call.name.as_deref(), call.arguments.as_deref())?;
+    if !delta.tool_calls.is_empty() {
+        let list_start = b.tool_call_count(index)?;
+        for call in delta.tool_calls {
+            let (id, name, arguments) = (call.id.as_deref(), call.name.as_deref(), call.arguments.as_deref());
+            b.chat_tool_call(index, list_start, call.index, id, name, arguments)?;
+        }
     }
     if let Some(refusal) = delta.refusal.as_deref() {
         b.refusal(index, refusal)?;

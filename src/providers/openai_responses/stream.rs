@@ -5,7 +5,7 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
@@ -167,14 +167,13 @@ impl Kind {
 
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
-    /// How many output items the stream has named; an item is its number.
-    items: usize,
+    /// For each output item the stream has named (an item is its number), the part indexes of
+    /// its content or summary parts that gave their text (a set: the values are unused).
+    parts_seen: Vec<BTreeMap<u64, usize>>,
     /// The first item with each id (`""` for one named only by its output index).
     by_id: BTreeMap<String, usize>,
     /// The first item at each output index.
     by_output_index: BTreeMap<u64, usize>,
-    /// The (item, part index) of every content or summary part that gave its text.
-    parts_seen: BTreeSet<(usize, u64)>,
     has_calls: bool,
 }
 
@@ -270,12 +269,13 @@ impl ResponsesStream {
         part: Option<u64>,
         b: &mut MessageBuilder,
     ) -> Result<bool> {
-        let seen = (self.item_of(item_id, output_index, b)?, part.unwrap_or(0));
-        if self.parts_seen.contains(&seen) {
+        let item = self.item_of(item_id, output_index, b)?;
+        let part = part.unwrap_or(0);
+        if self.parts_seen[item].contains_key(&part) {
             return Ok(false);
         }
         b.keep(ENTRY_BYTES)?;
-        self.parts_seen.insert(seen);
+        self.parts_seen[item].insert(part, 0);
         Ok(true)
     }
 
@@ -289,8 +289,8 @@ impl ResponsesStream {
         }
         let id = id.unwrap_or("");
         b.keep(ENTRY_BYTES + id.len())?;
-        let item = self.items;
-        self.items += 1;
+        let item = self.parts_seen.len();
+        self.parts_seen.push(BTreeMap::new());
         self.by_id.entry(id.to_owned()).or_insert(item);
         if let Some(index) = output_index {
             self.by_output_index.entry(index).or_insert(item);
