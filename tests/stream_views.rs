@@ -51,6 +51,7 @@ impl Views {
                     let tree = self.calls.entry((*choice, *index)).or_default();
                     let before = tree.value().cloned();
                     let after = tree.apply(changes).cloned();
+                    assert_ne!(before, after, "an event comes only when the value changed");
                     assert_grows(before.as_ref(), after.as_ref());
                 }
                 StreamEvent::OutputPartial { changes, choice } => {
@@ -58,6 +59,7 @@ impl Views {
                     let tree = self.outputs.entry(*choice).or_default();
                     let before = tree.value().cloned();
                     let after = tree.apply(changes).cloned();
+                    assert_ne!(before, after, "an event comes only when the value changed");
                     assert_grows(before.as_ref(), after.as_ref());
                 }
                 StreamEvent::Error { error } => self.errors.push(error.message.clone()),

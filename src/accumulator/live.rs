@@ -34,6 +34,9 @@ pub(crate) struct Feed {
     stopped: bool,
     /// What the reader kept at the last count, as counted against `maxMessageBytes`.
     pub(crate) kept: usize,
+    /// Closes read since the last event: they change no value, so they wait for the next
+    /// change that does (an event comes only when the value changed).
+    closes: usize,
 }
 
 impl std::fmt::Debug for Feed {
@@ -50,7 +53,7 @@ pub(crate) enum Fed {
 
 impl Feed {
     pub(crate) fn new(options: &PartialOptions) -> Self {
-        Feed { parser: Parser::new(options), fed: false, stopped: false, kept: 0 }
+        Feed { parser: Parser::new(options), fed: false, stopped: false, kept: 0, closes: 0 }
     }
 
     /// Reads the next piece.
@@ -61,7 +64,7 @@ impl Feed {
         self.fed = true;
         let mut changes = Vec::new();
         match self.parser.push(text.as_bytes(), &mut changes) {
-            Ok(()) => Fed::Changes(changes),
+            Ok(()) => Fed::Changes(self.visible(changes)),
             Err(error) => self.fail(error),
         }
     }
@@ -77,9 +80,23 @@ impl Feed {
         let result = self.parser.finish(&mut changes);
         self.stop();
         match result {
-            Ok(()) => Fed::Changes(changes),
+            Ok(()) => Fed::Changes(self.visible(changes)),
             Err(error) => Fed::Failed(error),
         }
+    }
+
+    /// The changes to send: none when they only close containers (held for the next ones),
+    /// else the held closes first.
+    fn visible(&mut self, changes: Vec<Change>) -> Vec<Change> {
+        if changes.iter().all(|c| matches!(c, Change::Close)) {
+            self.closes += changes.len();
+            return Vec::new();
+        }
+        let held = std::mem::take(&mut self.closes);
+        if held == 0 {
+            return changes;
+        }
+        std::iter::repeat_n(Change::Close, held).chain(changes).collect()
     }
 
     /// What the reader keeps now.
