@@ -505,3 +505,51 @@ fn a_bad_applied_event_is_invalid_input_at_its_path() {
         assert_eq!((error.code, error.path.as_deref()), (llm_wire::ErrorCode::InvalidInput, Some(path)), "{json}");
     }
 }
+
+#[test]
+fn an_anthropic_text_block_ends_at_its_stop_and_text_after_it_is_a_new_block() {
+    let event = |name: &str, data: &str| format!("event: {name}\ndata: {data}\n\n");
+    let body = [
+        event(
+            "message_start",
+            r#"{"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}"#,
+        ),
+        event(
+            "content_block_start",
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+        ),
+        event(
+            "content_block_delta",
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+        ),
+        event("content_block_stop", r#"{"type":"content_block_stop","index":0}"#),
+        // A start lost on the way: the next block's text still does not join the stopped one.
+        event(
+            "content_block_delta",
+            r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"b"}}"#,
+        ),
+    ]
+    .concat();
+    for split in splits(body.as_bytes()) {
+        let (message, views) = run(&split, AccumulatorOptions { format: Format::Anthropic, ..Default::default() });
+        let texts: Vec<&str> = message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                llm_wire::Block::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, ["a", "b"]);
+        let kinds: Vec<&str> = views
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Text { .. } => Some("text"),
+                StreamEvent::TextEnd { .. } => Some("end"),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, ["text", "end", "text", "end"], "the end comes at the stop");
+    }
+}
