@@ -96,7 +96,7 @@ impl Feed {
         if held == 0 {
             return changes;
         }
-        std::iter::repeat_n(Change::Close, held).chain(changes).collect()
+        std::iter::repeat(Change::Close).take(held).chain(changes).collect()
     }
 
     /// What the reader keeps now.
