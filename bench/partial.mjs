@@ -9,7 +9,7 @@
 //
 // Every contender gets the same deltas and must end with `JSON.parse` of the whole text.
 import assert from "node:assert/strict";
-import { PartialJson } from "../pkg/node.mjs";
+import { Accumulator, PartialJson } from "../pkg/node.mjs";
 import { PartialJsonCore } from "../pkg/llm_wire.js"; // the raw reader node.mjs wraps: not public
 import { rng } from "./gen.mjs";
 
@@ -112,6 +112,60 @@ for (const [name, run] of Object.entries(contenders)) {
   const ms = await time(name.startsWith("llm-wire") ? 21 : 5, () => run(pieces));
   ours ??= ms;
   console.log(`| ${name} | ${ms.toFixed(1)} | ${name.startsWith("llm-wire") ? "" : `${(ms / ours).toFixed(0)}x faster`} |`);
+}
+
+// ---- in the Accumulator ----------------------------------------------------------------------
+// The same deltas as one OpenAI Chat stream of tool-call chunks, one network read per chunk:
+// `partialJson` on (a reader per call, values built in JS) against off; the peers re-parse the
+// growing arguments at every delta on top of the accumulator with it off.
+const encoder = new TextEncoder();
+// A server sends whole characters: a delta cut inside a surrogate pair gives the rest of the pair
+// to the next one (a lone surrogate in a chunk is U+FFFD, as in any JSON text).
+const whole = [];
+let carry = "";
+for (const piece of pieces) {
+  let p = carry + piece;
+  const last = p.charCodeAt(p.length - 1);
+  carry = last >= 0xd800 && last <= 0xdbff ? p.slice(-1) : "";
+  if (carry) p = p.slice(0, -1);
+  whole.push(p);
+}
+if (carry) whole.push(carry);
+const chunk = (delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+const reads = [
+  chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "search", arguments: "" } }] }),
+  ...whole.map((p) => chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] })),
+  "data: [DONE]\n\n",
+].map((s) => encoder.encode(s));
+async function accumulate(options, onArguments) {
+  const acc = new Accumulator({ format: "openai-chat", ...options });
+  let value;
+  let text = "";
+  for (const read of reads) {
+    for (const event of acc.push(read)) {
+      if (event.type === "tool_call_partial") value = event.value;
+      else if (onArguments && event.type === "tool_call_delta") value = await onArguments((text += event.argumentsDelta));
+    }
+  }
+  acc.flush();
+  acc.free();
+  return value;
+}
+const streamed = {
+  "Accumulator, partialJson off": () => accumulate({}),
+  "Accumulator, partialJson on": () => accumulate({ partialJson: true }),
+  "Accumulator off + ai parsePartialJson": () => accumulate({}, async (t) => (await aiParsePartialJson(t)).value),
+  "Accumulator off + partial-json parse": () => accumulate({}, (t) => partialJsonParse(t)),
+};
+assert.deepEqual(await streamed["Accumulator, partialJson on"](), want, "the last tool_call_partial value is the arguments");
+console.log(`\nThe same deltas as a Chat stream of ${reads.length} chunks through the Accumulator, median CPU time:\n`);
+console.log("| run | ms | vs partialJson off |");
+console.log("|---|---:|---:|");
+let off;
+for (const [name, run] of Object.entries(streamed)) {
+  const ms = await time(name.includes("+") ? 5 : 21, async () => { await run(); });
+  off ??= ms;
+  console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / off).toFixed(2)}x |`);
 }
 
 // ---- cost against length -------------------------------------------------------------------

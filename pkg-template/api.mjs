@@ -3,7 +3,7 @@
 // `parsePartialJson` wrap it), and so does the glue's `Accumulator` (wrapped by the package's).
 import { Accumulator as WasmAccumulator, PartialJsonCore, partialJsonChanges, process } from "./llm_wire.js";
 import { makeHelpers } from "./helpers.mjs";
-import { makePartial } from "./partial.mjs";
+import { makePartial, PartialState } from "./partial.mjs";
 
 export {
   buildChatArgs,
@@ -16,5 +16,5 @@ export {
   registerTool,
   toMessage,
 } from "./llm_wire.js";
-export const { Accumulator, streamEvents, AccumulatorStream, processResponse } = makeHelpers(WasmAccumulator, process);
+export const { Accumulator, streamEvents, AccumulatorStream, processResponse } = makeHelpers(WasmAccumulator, process, PartialState);
 export const { PartialJson, parsePartialJson } = makePartial(PartialJsonCore, partialJsonChanges);

@@ -18,8 +18,9 @@ const encoder = new TextEncoder();
 const LONG_TEXT = 16384;
 
 /** Binds the package's classes and helpers to one module instance's wasm `Accumulator` class and,
- * for the full module, its `process` (which `processResponse` needs: without it there is none). */
-export function makeHelpers(WasmAccumulator, process) {
+ * for the full module, its `process` (which `processResponse` needs: without it there is none);
+ * `PartialState` (partial.mjs) builds the values of live partial JSON events. */
+export function makeHelpers(WasmAccumulator, process, PartialState) {
   /**
    * Raw SSE bytes in, normalised events and one final message out: the wasm class, with every
    * error carrying a `code`. After `free()` every call throws `finished`; a method called on
@@ -32,9 +33,36 @@ export function makeHelpers(WasmAccumulator, process) {
     #wasm;
     /** A high surrogate that ended the last string chunk, or `undefined`. */
     #high;
+    /** With `partialJson`: the value of each tool call (`"choice:index"`) and each choice's
+     * output (`"choice"`), built copy-on-write from the changes the wasm events carry. */
+    #partials;
 
     constructor(options) {
       this.#wasm = new WasmAccumulator(options);
+      // Read once more here: the wasm constructor has checked it is a boolean.
+      if (options?.partialJson === true) this.#partials = new Map();
+    }
+
+    /** Each partial event's changes, applied to its value, become the event's `value`. */
+    #views(events) {
+      const partials = this.#partials;
+      if (partials === undefined) return events;
+      for (const event of events) {
+        let key;
+        if (event.type === "tool_call_partial") key = `${event.choice ?? 0}:${event.index}`;
+        else if (event.type === "output_partial") key = `${event.choice ?? 0}`;
+        else continue;
+        let state = partials.get(key);
+        if (state === undefined) partials.set(key, (state = new PartialState()));
+        const { changes } = event;
+        delete event.changes;
+        // The value goes before `choice`, where the documented shape has it.
+        const choice = event.choice;
+        delete event.choice;
+        event.value = state.apply(changes);
+        if (choice !== undefined) event.choice = choice;
+      }
+      return events;
     }
 
     /** Throws `invalid_input` when `self` is not an Accumulator (a method called on another object). */
@@ -55,6 +83,26 @@ export function makeHelpers(WasmAccumulator, process) {
     }
 
     push(chunk) {
+      return this.#views(this.#push(chunk));
+    }
+
+    /** One already-decoded event object of a supported format; the events its bytes would give. */
+    pushJson(event) {
+      const wasm = Accumulator.#live(this);
+      const first = this.#release(wasm);
+      const rest = wasm.pushJson(event);
+      return this.#views(first.length ? first.concat(rest) : rest);
+    }
+
+    /** Normalised events from the caller's own converter; the events they give. */
+    apply(events) {
+      const wasm = Accumulator.#live(this);
+      const first = this.#release(wasm);
+      const rest = wasm.apply(events);
+      return this.#views(first.length ? first.concat(rest) : rest);
+    }
+
+    #push(chunk) {
       const wasm = Accumulator.#live(this);
       if (typeof chunk === "string") return this.#pushText(wasm, chunk);
       if (this.#high === undefined || !(chunk instanceof Uint8Array || chunk instanceof ArrayBuffer)) {
@@ -96,7 +144,7 @@ export function makeHelpers(WasmAccumulator, process) {
       const wasm = Accumulator.#live(this);
       const first = this.#release(wasm);
       const rest = wasm.flush();
-      return first.length ? first.concat(rest) : rest;
+      return this.#views(first.length ? first.concat(rest) : rest);
     }
 
     abort(message) {
@@ -104,7 +152,7 @@ export function makeHelpers(WasmAccumulator, process) {
       // A message that is not a string is refused below, with the object left as it was.
       const first = typeof message === "string" ? this.#release(wasm) : [];
       const rest = wasm.abort(message);
-      return first.length ? first.concat(rest) : rest;
+      return this.#views(first.length ? first.concat(rest) : rest);
     }
 
     finish() {
@@ -119,6 +167,11 @@ export function makeHelpers(WasmAccumulator, process) {
         if (this.#wasm === null) this.#wasm = wasm;
         else wasm.free();
       }
+    }
+
+    /** The message so far, without ending the stream (`complete: false` until it has ended). */
+    snapshot() {
+      return Accumulator.#live(this).snapshot();
     }
 
     result() {

@@ -75,6 +75,18 @@ export declare class Accumulator {
    */
   push(chunk: Uint8Array | ArrayBuffer | string): StreamEvent[];
   /**
+   * One already-decoded event object of a supported format (a Chat chunk, a Gemini response,
+   * an Anthropic or Responses event, a Bedrock ConverseStream event as the AWS SDK gives it, or
+   * its JSON text): the events its bytes would give.
+   */
+  pushJson(event: object | string): StreamEvent[];
+  /**
+   * Normalised events made by your own converter, for a format llm-wire does not read: the same
+   * message, result and limits as if llm-wire had decoded them (complete once every choice has
+   * a `finish`). Returns the events they give.
+   */
+  apply(events: StreamEvent[]): StreamEvent[];
+  /**
    * Ends the input and returns the last events (an unterminated event, held-back text,
    * tool-call ends). `push` is refused afterwards.
    */
@@ -86,6 +98,11 @@ export declare class Accumulator {
   abort(message: string): StreamEvent[];
   /** The consolidated message (flushing first when needed). May be called again. */
   finish(): FinalMessage;
+  /**
+   * The message so far, without ending the stream: `complete` is false until it has ended.
+   * Costs one copy of the message: call it when a view is needed, not on every push.
+   */
+  snapshot(): FinalMessage;
   /**
    * The §8.6 view: tool calls, or the text (JSON-parsed when the agent has outputs).
    * Throws `model_refused` on a refusal and the stream's error on a failed stream.

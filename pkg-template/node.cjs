@@ -4,10 +4,10 @@
 "use strict";
 const { Accumulator, PartialJsonCore, partialJsonChanges, ...functions } = require("./llm_wire.cjs");
 const { makeHelpers } = require("./helpers.cjs");
-const { makePartial } = require("./partial.cjs");
+const { makePartial, PartialState } = require("./partial.cjs");
 
 module.exports = {
   ...functions,
-  ...makeHelpers(Accumulator, functions.process),
+  ...makeHelpers(Accumulator, functions.process, PartialState),
   ...makePartial(PartialJsonCore, partialJsonChanges),
 };

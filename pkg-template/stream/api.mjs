@@ -3,7 +3,7 @@
 // `processResponse`: a body that is not streamed needs `process`, which this module leaves out.
 import { Accumulator as WasmAccumulator, PartialJsonCore, partialJsonChanges } from "./llm_wire_stream.js";
 import { makeHelpers } from "../helpers.mjs";
-import { makePartial } from "../partial.mjs";
+import { makePartial, PartialState } from "../partial.mjs";
 
-export const { Accumulator, streamEvents, AccumulatorStream } = makeHelpers(WasmAccumulator);
+export const { Accumulator, streamEvents, AccumulatorStream } = makeHelpers(WasmAccumulator, undefined, PartialState);
 export const { PartialJson, parsePartialJson } = makePartial(PartialJsonCore, partialJsonChanges);

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::live::{Fed, Feed, LiveOptions};
 use super::think::{Part, ThinkSplitter};
 use super::tool_calls::{ToolCallState, ToolCalls};
 use crate::error::{Error, ErrorCode, Result};
@@ -34,6 +35,12 @@ struct ChoiceState {
     /// Listed in `MessageBuilder::to_end`: it got something that ending it acts on (content
     /// that may hold back text, a tool call, a refusal).
     to_end: bool,
+    /// The kind of the text or reasoning block that got deltas and has not ended yet.
+    open_part: Option<Part>,
+    /// Live partial JSON: the reader of each tool call (by its position), and of the text.
+    live_calls: Vec<Feed>,
+    /// Boxed: most choices have none, and a choice is kept per index seen.
+    live_output: Option<Box<Feed>>,
 }
 
 #[derive(Debug)]
@@ -61,6 +68,7 @@ pub(crate) struct MessageBuilder {
     flushed: bool,
     /// Bytes kept for the message so far, held to `maxMessageBytes` (see [`Limits`]).
     kept: usize,
+    live: LiveOptions,
 }
 
 impl MessageBuilder {
@@ -82,7 +90,13 @@ impl MessageBuilder {
             done: false,
             flushed: false,
             kept: 0,
+            live: LiveOptions::default(),
         }
+    }
+
+    /// Turns live partial JSON on for what `live` names (before the first event).
+    pub(crate) fn set_live(&mut self, live: LiveOptions) {
+        self.live = live;
     }
 
     pub(crate) fn limits(&self) -> &Limits {
@@ -250,6 +264,11 @@ impl MessageBuilder {
                     | (Some(Block::Reasoning { redacted: None, .. }), Part::Reasoning)
             );
         self.keep(s.len() + if extend { 0 } else { ENTRY_BYTES })?;
+        if !extend || self.choices[at].open_part != Some(part) {
+            self.end_part(at);
+            self.choices[at].open_part = Some(part);
+            self.list_to_end(at);
+        }
         let state = &mut self.choices[at];
         state.break_block = false;
         match (extend, state.blocks.last_mut()) {
@@ -259,7 +278,7 @@ impl MessageBuilder {
                 Part::Reasoning => Block::Reasoning { text: s.to_owned(), signature: None, redacted: None },
             }),
         }
-        match (self.events.last_mut(), part) {
+        match (self.last_delta_event(), part) {
             (Some(StreamEvent::Text { text, choice: c }), Part::Text) if *c == choice => text.push_str(s),
             (Some(StreamEvent::Reasoning { text, choice: c }), Part::Reasoning) if *c == choice => text.push_str(s),
             _ => self.events.push(match part {
@@ -267,14 +286,100 @@ impl MessageBuilder {
                 Part::Reasoning => StreamEvent::Reasoning { text: s.to_owned(), choice },
             }),
         }
+        if part == Part::Text {
+            self.live_read(at, None, Some(s))?;
+        }
+        Ok(())
+    }
+
+    /// The event that more text or arguments extend: the last one, or the one before it when
+    /// the last is the partial value that one fed (so deltas still coalesce with partial JSON).
+    fn last_delta_event(&mut self) -> Option<&mut StreamEvent> {
+        let n = self.events.len();
+        match self.events.last() {
+            Some(StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. }) if n >= 2 => {
+                self.events.get_mut(n - 2)
+            }
+            _ => self.events.last_mut(),
+        }
+    }
+
+    /// The text or reasoning block of the choice at `at` that got deltas has ended: its
+    /// `text_end` or `reasoning_end`, once.
+    fn end_part(&mut self, at: usize) {
+        let choice = self.choices[at].index;
+        match self.choices[at].open_part.take() {
+            Some(Part::Text) => self.events.push(StreamEvent::TextEnd { choice }),
+            Some(Part::Reasoning) => self.events.push(StreamEvent::ReasoningEnd { choice }),
+            None => {}
+        }
+    }
+
+    /// Reads `text` (or, with `None`, the end) with the live reader of call `call`, or of the
+    /// answer text without a call; what it changed becomes a partial event (merged into the
+    /// last one when that is for the same value), a failure an `error` event that leaves the
+    /// message as it is. What the reader keeps counts against `maxMessageBytes`.
+    fn live_read(&mut self, at: usize, call: Option<usize>, text: Option<&str>) -> Result<()> {
+        let state = &mut self.choices[at];
+        let choice = state.index;
+        let feed = match (call, &self.live.output) {
+            (Some(call), _) => state.live_calls.get_mut(call),
+            (None, Some(options)) => Some(&mut **state.live_output.get_or_insert_with(|| Box::new(Feed::new(options)))),
+            (None, None) => None,
+        };
+        let Some(feed) = feed else { return Ok(()) };
+        let fed = match text {
+            Some(text) => feed.push(text),
+            None => feed.finish(),
+        };
+        let now = feed.kept_now();
+        let before = std::mem::replace(&mut feed.kept, now);
+        if now > before {
+            self.keep(now - before)?;
+        } else {
+            self.release(before - now);
+        }
+        let changes = match fed {
+            Fed::Changes(changes) if changes.is_empty() => return Ok(()),
+            Fed::Changes(changes) => changes,
+            Fed::Failed(error) => {
+                let what = match call {
+                    Some(call) => format!("the arguments of tool call {call}"),
+                    None => "the structured output".to_owned(),
+                };
+                let at_path = error.path.as_deref().map(|p| format!(" (at {p})")).unwrap_or_default();
+                self.events.push(StreamEvent::Error {
+                    error: ErrorInfo {
+                        message: format!("{what}: {}{at_path}", error.message),
+                        code: Some(error.code.as_str().to_owned()),
+                        outcome: Outcome::Determinate,
+                        retryable: Some(false),
+                    },
+                });
+                return Ok(());
+            }
+        };
+        match (self.events.last_mut(), call) {
+            (Some(StreamEvent::ToolCallPartial { index, changes: last, choice: c }), Some(call))
+                if *index as usize == call && *c == choice =>
+            {
+                last.extend(changes)
+            }
+            (Some(StreamEvent::OutputPartial { changes: last, choice: c }), None) if *c == choice => {
+                last.extend(changes)
+            }
+            (_, Some(call)) => self.events.push(StreamEvent::ToolCallPartial { index: call as u32, changes, choice }),
+            (_, None) => self.events.push(StreamEvent::OutputPartial { changes, choice }),
+        }
         Ok(())
     }
 
     /// The next text or reasoning of `choice` opens a new block (a provider block boundary).
     /// A choice that has not appeared has no block to break from.
     pub(crate) fn break_block(&mut self, choice: u32) {
-        if let Some(state) = self.existing(choice) {
-            state.break_block = true;
+        if let Some(at) = self.position(choice) {
+            self.choices[at].break_block = true;
+            self.end_part(at);
         }
     }
 
@@ -288,6 +393,9 @@ impl MessageBuilder {
         // After a block boundary the signature belongs to a new (still empty) reasoning block.
         let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Reasoning { redacted: None, .. }));
         self.keep(signature.len() + if opens { ENTRY_BYTES } else { 0 })?;
+        if opens {
+            self.end_part(at);
+        }
         let state = &mut self.choices[at];
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
@@ -314,6 +422,9 @@ impl MessageBuilder {
         let state = &self.choices[at];
         let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Text { signature: None, .. }));
         self.keep(signature.len() + if opens { ENTRY_BYTES } else { 0 })?;
+        if opens {
+            self.end_part(at);
+        }
         let state = &mut self.choices[at];
         state.break_block = false;
         match state.blocks.last_mut() {
@@ -348,6 +459,7 @@ impl MessageBuilder {
     pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) -> Result<()> {
         let at = self.position_or_new(choice)?;
         self.keep(data.len() + ENTRY_BYTES)?;
+        self.end_part(at);
         let state = &mut self.choices[at];
         state.blocks.push(Block::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
         state.break_block = true;
@@ -362,6 +474,9 @@ impl MessageBuilder {
         // Anthropic sends a block's citations before its text: after a boundary they open the block.
         let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Text { .. }));
         self.keep(citation.get().len() + ENTRY_BYTES + if opens { ENTRY_BYTES } else { 0 })?;
+        if opens {
+            self.end_part(at);
+        }
         let state = &mut self.choices[at];
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
@@ -377,6 +492,7 @@ impl MessageBuilder {
     pub(crate) fn other_block(&mut self, choice: u32, provider_type: &str, data: RawJson) -> Result<()> {
         let at = self.position_or_new(choice)?;
         self.keep(provider_type.len() + data.get().len() + ENTRY_BYTES)?;
+        self.end_part(at);
         let state = &mut self.choices[at];
         state.blocks.push(Block::Other { provider_type: provider_type.to_owned(), data });
         state.break_block = true;
@@ -395,9 +511,13 @@ impl MessageBuilder {
         let at = self.position_or_new(choice)?;
         self.keep(ENTRY_BYTES + ToolCalls::bytes_of(id, key) + name.len())?;
         self.list_to_end(at);
+        self.end_part(at);
         let state = &mut self.choices[at];
         let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
         let index = state.calls.push(call, provider_index, key);
+        if self.live.calls && state.live_calls.len() == index {
+            state.live_calls.push(Feed::new(&Default::default()));
+        }
         state.blocks.push(Block::ToolCall {
             id: String::new(),
             name: String::new(),
@@ -440,7 +560,7 @@ impl MessageBuilder {
         }
         self.keep(delta.len())?;
         self.call(choice, at)?.arguments.push_str(delta);
-        match self.events.last_mut() {
+        match self.last_delta_event() {
             Some(StreamEvent::ToolCallDelta { index, arguments_delta, choice: c })
                 if *index as usize == at && *c == choice =>
             {
@@ -451,6 +571,10 @@ impl MessageBuilder {
                 arguments_delta: delta.to_owned(),
                 choice,
             }),
+        }
+        if self.live.calls {
+            let position = self.position_or_new(choice)?;
+            self.live_read(position, Some(at), Some(delta))?;
         }
         Ok(())
     }
@@ -480,11 +604,14 @@ impl MessageBuilder {
 
     /// Ends call `at` (once): emits `tool_call_end` with the complete arguments.
     pub(crate) fn end_tool_call(&mut self, choice: u32, at: usize) {
-        let Some(state) = self.existing(choice) else { return };
-        let ToolCallState { call, ended } = &mut state.calls.calls[at];
-        if *ended {
+        let Some(position) = self.position(choice) else { return };
+        if self.choices[position].calls.calls[at].ended {
             return;
         }
+        // Ending a reader only gives memory back: it cannot fail on a limit.
+        let _ = self.live_read(position, Some(at), None);
+        let state = &mut self.choices[position];
+        let ToolCallState { call, ended } = &mut state.calls.calls[at];
         *ended = true;
         let ToolCall { id, name, arguments } = call.clone();
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
@@ -529,6 +656,54 @@ impl MessageBuilder {
         self.tool_arguments(choice, at, arguments)
     }
 
+    /// One normalised event from the caller's own converter, fed as a decoder would feed it:
+    /// the same message, limits and events (coalesced and ended as always). A tool call is
+    /// keyed by the event's `index`; a partial event is left out (the builder makes its own);
+    /// the stream is complete once every choice has finished.
+    pub(crate) fn apply(&mut self, event: &StreamEvent) -> Result<()> {
+        match event {
+            StreamEvent::Start { id, model, provider } => {
+                self.start(id.as_deref(), model.as_deref(), provider.as_deref())?
+            }
+            StreamEvent::Text { text, choice } => self.text(*choice, text)?,
+            StreamEvent::Reasoning { text, choice } => self.reasoning(*choice, text)?,
+            StreamEvent::ReasoningSignature { signature, choice } => self.reasoning_signature(*choice, signature)?,
+            StreamEvent::TextEnd { choice } | StreamEvent::ReasoningEnd { choice } => self.break_block(*choice),
+            StreamEvent::ToolCallStart { index, id, name, choice } => {
+                if self.find_tool_call(*choice, None, Some((*index).into())).is_none() {
+                    self.begin_tool_call(*choice, id, name, Some((*index).into()), None)?;
+                }
+            }
+            StreamEvent::ToolCallDelta { index, arguments_delta, choice } => {
+                let at = self.applied_call(*choice, *index)?;
+                self.tool_arguments(*choice, at, arguments_delta)?;
+            }
+            StreamEvent::ToolCallEnd { index, arguments, choice, .. } => {
+                let at = self.applied_call(*choice, *index)?;
+                self.tool_arguments_done(*choice, at, arguments)?;
+                self.end_tool_call(*choice, at);
+            }
+            StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. } => {}
+            StreamEvent::Usage { usage } => self.set_usage(usage.clone())?,
+            StreamEvent::Finish { reason, raw_reason, choice } => {
+                self.finish_reason(*choice, *reason, raw_reason.as_deref().unwrap_or(reason.as_str()))?;
+                if self.all_choices_finished() {
+                    self.done();
+                }
+            }
+            StreamEvent::Error { error } => self.error(error.clone())?,
+        }
+        Ok(())
+    }
+
+    /// The call an applied event's `index` names, opened (without id or name) when it is new.
+    fn applied_call(&mut self, choice: u32, index: u32) -> Result<usize> {
+        match self.find_tool_call(choice, None, Some(index.into())) {
+            Some(at) => Ok(at),
+            None => self.begin_tool_call(choice, "", "", Some(index.into()), None),
+        }
+    }
+
     /// Refusal text (OpenAI `delta.refusal`), reported as one error when the choice ends.
     pub(crate) fn refusal(&mut self, choice: u32, s: &str) -> Result<()> {
         let at = self.position_or_new(choice)?;
@@ -563,6 +738,8 @@ impl MessageBuilder {
         let choice = self.choices[at].index;
         let (part, held) = self.choices[at].splitter.flush();
         self.append(choice, part, &held)?;
+        self.end_part(at);
+        self.live_read(at, None, None)?;
         for call in self.choices[at].calls.take_open() {
             self.end_tool_call(choice, call);
         }
@@ -679,7 +856,37 @@ impl MessageBuilder {
             .iter_mut()
             .map(|c| if last { std::mem::take(&mut c.call) } else { c.call.clone() })
             .collect();
-        let mut content = if last { std::mem::take(&mut choice.blocks) } else { choice.blocks.clone() };
+        let content = if last { std::mem::take(&mut choice.blocks) } else { choice.blocks.clone() };
+        self.message_of(choice, tool_calls, content, error, complete)
+    }
+
+    /// The message so far, nothing ended (`complete` only once the stream has ended complete):
+    /// text a choice holds back (a possible thinking tag) is not in it yet. Costs one copy of
+    /// the message.
+    pub(crate) fn snapshot(&self) -> FinalMessage {
+        let complete = self.flushed && self.done && self.error.is_none();
+        let one = |c: &ChoiceState| {
+            let calls = c.calls.calls.iter().map(|c| c.call.clone()).collect();
+            self.message_of(c, calls, c.blocks.clone(), &self.error, complete)
+        };
+        let mut choices: Vec<&ChoiceState> = self.choices.iter().collect();
+        choices.sort_by_key(|c| c.index);
+        match choices[..] {
+            [] => one(&ChoiceState::default()),
+            [only] => one(only),
+            [first, ..] => FinalMessage { choices: Some(choices.iter().map(|c| one(c)).collect()), ..one(first) },
+        }
+    }
+
+    /// The message of one choice from its calls and blocks.
+    fn message_of(
+        &self,
+        choice: &ChoiceState,
+        tool_calls: Vec<ToolCall>,
+        mut content: Vec<Block>,
+        error: &Option<ErrorInfo>,
+        complete: bool,
+    ) -> FinalMessage {
         let mut calls = tool_calls.iter();
         let (mut text, mut reasoning) = (String::new(), String::new());
         for block in &mut content {

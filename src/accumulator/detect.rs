@@ -76,7 +76,7 @@ fn by_type(kind: &str) -> Option<Format> {
 
 /// The event types of Bedrock's streams: ConverseStream's, and InvokeModelWithResponseStream's
 /// `chunk`. They arrive as AWS event-stream messages, whose `:event-type` names them.
-fn is_bedrock_event(name: &str) -> bool {
+pub(crate) fn is_bedrock_event(name: &str) -> bool {
     matches!(
         name,
         "messageStart"

@@ -6,6 +6,7 @@
 
 mod builder;
 mod detect;
+mod live;
 mod think;
 mod tool_calls;
 
@@ -13,7 +14,7 @@ pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};
-use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
+use crate::model::{ErrorInfo, FinalMessage, Outcome, Property, StreamEvent};
 use crate::providers::{
     anthropic, bedrock, gemini, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
 };
@@ -74,6 +75,13 @@ pub struct AccumulatorOptions {
     /// not name one itself.
     pub provider: Option<String>,
     pub limits: Limits,
+    /// Live partial JSON (docs/design.md, "Streaming"): each streamed tool call's arguments are
+    /// read as they grow, giving `tool_call_partial` events, and with `outputs` so is the answer
+    /// text (`output_partial` events).
+    pub partial_json: bool,
+    /// The agent's `outputs`: with `partial_json`, the answer text is read as the structured
+    /// output, the way the lenient `parse_structured_output` reads it, and checked against them.
+    pub outputs: Vec<Property>,
 }
 
 /// The per-format decoding state.
@@ -121,13 +129,9 @@ impl Accumulator {
             Format::Auto => Decoder::Pending,
             format => new_decoder(format),
         };
-        Accumulator {
-            frames: FrameDecoder::new(&options.limits),
-            builder: MessageBuilder::new(options.limits, options.provider),
-            decoder,
-            failed: None,
-            flushed: false,
-        }
+        let mut builder = MessageBuilder::new(options.limits, options.provider);
+        builder.set_live(live::LiveOptions::new(options.partial_json, &options.outputs));
+        Accumulator { frames: FrameDecoder::new(&options.limits), builder, decoder, failed: None, flushed: false }
     }
 
     /// The format in use: the configured one, or the detected one once the first event arrived.
@@ -159,6 +163,39 @@ impl Accumulator {
         self.builder.events.clear();
         let Accumulator { frames, builder, decoder, .. } = self;
         let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
+        self.settle(outcome);
+        Ok(&self.builder.events)
+    }
+
+    /// Feeds one already-decoded event object of a supported format, as JSON text (from
+    /// another SDK, a WebSocket, a log), and returns the events its bytes would give: a Chat
+    /// chunk, a Gemini response, an Anthropic or Responses event (named by its `type`), or a
+    /// Bedrock ConverseStream event as the AWS SDKs give it, `{"contentBlockDelta": {...}}`.
+    /// Text that is not JSON is an `invalid_json` error event, as a bad event in bytes is.
+    /// Cost: linear in `event`.
+    pub fn push_json(&mut self, event: &str) -> Result<&[StreamEvent]> {
+        self.ready()?;
+        self.builder.events.clear();
+        let (name, data) = event_of(event);
+        let Accumulator { builder, decoder, .. } = self;
+        let outcome = on_event(decoder, builder, &SseEvent { event: &name, data: data.as_bytes(), id: b"" });
+        self.settle(outcome);
+        Ok(&self.builder.events)
+    }
+
+    /// Feeds normalised events made by the caller's own converter (for a format llm-wire does
+    /// not read) and returns the events they give: the same message, result and limits as if
+    /// llm-wire had decoded them. The stream is complete once every choice has a `finish`.
+    pub fn apply(&mut self, events: &[StreamEvent]) -> Result<&[StreamEvent]> {
+        self.ready()?;
+        self.builder.events.clear();
+        let mut outcome = Ok(());
+        for event in events {
+            outcome = self.builder.apply(event);
+            if outcome.is_err() {
+                break;
+            }
+        }
         self.settle(outcome);
         Ok(&self.builder.events)
     }
@@ -207,6 +244,14 @@ impl Accumulator {
         &self.builder.events
     }
 
+    /// The message so far, without ending the stream: `complete` is false until the stream has
+    /// ended (text held back to tell a thinking tag is not in it yet). Costs one copy of the
+    /// message, so calling it on every push of a long stream is quadratic: call it when the
+    /// view is needed (a UI frame, a checkpoint).
+    pub fn snapshot(&self) -> FinalMessage {
+        self.builder.snapshot()
+    }
+
     /// The consolidated message (flushing first if needed).
     pub fn finish(mut self) -> FinalMessage {
         self.flush();
@@ -234,6 +279,43 @@ impl Accumulator {
             });
             self.failed = Some(err);
         }
+    }
+}
+
+/// The event name and data the bytes of one decoded event object would have carried: a
+/// one-member object named by a Bedrock event type is that event with the member as its
+/// payload (the AWS SDKs' shape); an object with a string `type` is named by it (Anthropic and
+/// Responses servers name each event by its type); anything else is an unnamed event.
+fn event_of(text: &str) -> (String, &str) {
+    let members = crate::json::read_document(text.as_bytes(), |r| {
+        let (mut count, mut first, mut kind) = (0, String::new(), None);
+        r.object(|r, key| {
+            count += 1;
+            if count == 1 {
+                first = String::from_utf8_lossy(key).into_owned();
+            }
+            match key {
+                b"type" => kind = r.string()?.map(|k| k.into_owned()),
+                _ => r.skip()?,
+            }
+            Ok(())
+        })?;
+        Ok((count, first, kind))
+    });
+    match members {
+        Ok((1, first, _)) if detect::is_bedrock_event(&first) => {
+            let payload = crate::json::read_document(text.as_bytes(), |r| {
+                let mut payload = "";
+                r.object(|r, _| {
+                    payload = r.raw()?;
+                    Ok(())
+                })?;
+                Ok(payload)
+            });
+            (first, payload.unwrap_or(text))
+        }
+        Ok((_, _, Some(kind))) => (kind, text),
+        _ => ("message".to_owned(), text),
     }
 }
 

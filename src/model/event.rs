@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{is_zero, Usage};
 use crate::json::write::{Object, WriteJson};
+use crate::partial_json::{write_changes, Change};
 
 /// Why generation stopped, unified across providers; the provider's own value travels beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -91,6 +92,36 @@ pub enum StreamEvent {
         #[serde(skip_serializing_if = "is_zero")]
         choice: u32,
     },
+    /// The text block that the `text` events before it filled has ended (a block stop, an item
+    /// done, another block starting, the choice finishing); once per block.
+    TextEnd {
+        #[serde(skip_serializing_if = "is_zero")]
+        choice: u32,
+    },
+    /// The reasoning block that the `reasoning` events before it filled has ended.
+    ReasoningEnd {
+        #[serde(skip_serializing_if = "is_zero")]
+        choice: u32,
+    },
+    /// With `partial_json`: what the last arguments of call `index` changed in its value, as a
+    /// list of [`Change`]s (apply them to a [`crate::partial_json::PartialTree`] per call). JSON
+    /// writes them in the flat form of [`write_changes`]; the npm package's events carry the
+    /// value instead.
+    ToolCallPartial {
+        index: u32,
+        #[serde(serialize_with = "serialize_changes")]
+        changes: Vec<Change>,
+        #[serde(skip_serializing_if = "is_zero")]
+        choice: u32,
+    },
+    /// With `partial_json` and the agent's `outputs`: what the last text changed in the value of
+    /// the structured answer, as for [`StreamEvent::ToolCallPartial`].
+    OutputPartial {
+        #[serde(serialize_with = "serialize_changes")]
+        changes: Vec<Change>,
+        #[serde(skip_serializing_if = "is_zero")]
+        choice: u32,
+    },
     Usage {
         usage: Usage,
     },
@@ -107,7 +138,165 @@ pub enum StreamEvent {
     },
 }
 
+/// Changes as [`write_changes`] writes them: one flat array of strings, codes and values.
+fn serialize_changes<S: serde::Serializer>(changes: &[Change], serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(None)?;
+    for change in changes {
+        match change {
+            Change::Append(text) => seq.serialize_element(text)?,
+            Change::Close => seq.serialize_element(&0u8)?,
+            Change::Add { key, value, open } => {
+                seq.serialize_element(&(u8::from(key.is_some()) * 2 + u8::from(*open) + 1))?;
+                if let Some(key) = key {
+                    seq.serialize_element(key)?;
+                }
+                seq.serialize_element(value)?;
+            }
+        }
+    }
+    seq.end()
+}
+
+impl StreamEvent {
+    /// An event as JSON data gives it (the JS shape: `{type: "text", text, choice?}`, ...), for
+    /// `Accumulator::apply`; a field missing or of the wrong kind is `invalid_input` at `path`.
+    /// A partial event's value is not read: the accumulator makes its own.
+    pub fn from_json(value: &crate::json::Value, path: &str) -> crate::Result<StreamEvent> {
+        use crate::error::Error;
+        let at = |field: &str| [path, ".", field].concat();
+        let map = value.as_object().ok_or_else(|| Error::invalid_input(path, "an event must be an object"))?;
+        let text = |field: &str| -> crate::Result<String> {
+            map.get(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| Error::invalid_input(at(field), "expected a string"))
+        };
+        let opt_text = |field: &str| -> crate::Result<Option<String>> {
+            match map.get(field) {
+                None | Some(crate::json::Value::Null) => Ok(None),
+                Some(_) => text(field).map(Some),
+            }
+        };
+        let number = |field: &str| -> crate::Result<Option<u64>> {
+            match map.get(field) {
+                None | Some(crate::json::Value::Null) => Ok(None),
+                Some(v) => {
+                    v.as_u64().map(Some).ok_or_else(|| Error::invalid_input(at(field), "expected a whole number"))
+                }
+            }
+        };
+        let small = |field: &str| -> crate::Result<Option<u32>> {
+            number(field)?
+                .map(|n| u32::try_from(n).map_err(|_| Error::invalid_input(at(field), "too large")))
+                .transpose()
+        };
+        let index = || small("index")?.ok_or_else(|| Error::invalid_input(at("index"), "expected a whole number"));
+        let choice = small("choice")?.unwrap_or(0);
+        let kind = text("type")?;
+        Ok(match kind.as_str() {
+            "start" => {
+                StreamEvent::Start { id: opt_text("id")?, model: opt_text("model")?, provider: opt_text("provider")? }
+            }
+            "text" => StreamEvent::Text { text: text("text")?, choice },
+            "reasoning" => StreamEvent::Reasoning { text: text("text")?, choice },
+            "reasoning_signature" => StreamEvent::ReasoningSignature { signature: text("signature")?, choice },
+            "text_end" => StreamEvent::TextEnd { choice },
+            "reasoning_end" => StreamEvent::ReasoningEnd { choice },
+            "tool_call_start" => {
+                StreamEvent::ToolCallStart { index: index()?, id: text("id")?, name: text("name")?, choice }
+            }
+            "tool_call_delta" => {
+                StreamEvent::ToolCallDelta { index: index()?, arguments_delta: text("argumentsDelta")?, choice }
+            }
+            "tool_call_end" => StreamEvent::ToolCallEnd {
+                index: index()?,
+                id: text("id")?,
+                name: text("name")?,
+                arguments: text("arguments")?,
+                choice,
+            },
+            "tool_call_partial" => StreamEvent::ToolCallPartial { index: index()?, changes: Vec::new(), choice },
+            "output_partial" => StreamEvent::OutputPartial { changes: Vec::new(), choice },
+            "usage" => {
+                let usage = map.get("usage").filter(|u| u.is_object());
+                let usage = usage.ok_or_else(|| Error::invalid_input(at("usage"), "expected an object"))?;
+                let inner = [path, ".usage"].concat();
+                let count = |field: &str| -> crate::Result<Option<u64>> {
+                    match usage.get(field) {
+                        None | Some(crate::json::Value::Null) => Ok(None),
+                        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                            Error::invalid_input([inner.as_str(), ".", field].concat(), "expected a whole number")
+                        }),
+                    }
+                };
+                let (input, output) = (count("inputTokens")?.unwrap_or(0), count("outputTokens")?.unwrap_or(0));
+                let raw = usage.get("raw").map_or_else(|| "{}".to_owned(), |raw| raw.to_json_text());
+                StreamEvent::Usage {
+                    usage: Usage {
+                        input_tokens: input,
+                        output_tokens: output,
+                        total_tokens: count("totalTokens")?.unwrap_or(input.saturating_add(output)),
+                        reasoning_tokens: count("reasoningTokens")?,
+                        cache_read_tokens: count("cacheReadTokens")?,
+                        cache_write_tokens: count("cacheWriteTokens")?,
+                        raw: super::RawJson::from_valid(&raw),
+                    },
+                }
+            }
+            "finish" => {
+                let reason = text("reason")?;
+                let reason = FinishReason::from_name(&reason).ok_or_else(|| {
+                    Error::invalid_input(
+                        at("reason"),
+                        "expected stop, length, tool_calls, content_filter, refusal, error or other",
+                    )
+                })?;
+                StreamEvent::Finish { reason, raw_reason: opt_text("rawReason")?, choice }
+            }
+            "error" => {
+                let outcome = match opt_text("outcome")?.as_deref() {
+                    None | Some("determinate") => Outcome::Determinate,
+                    Some("indeterminate") => Outcome::Indeterminate,
+                    Some(_) => {
+                        return Err(Error::invalid_input(at("outcome"), "expected determinate or indeterminate"))
+                    }
+                };
+                let retryable = match map.get("retryable") {
+                    None | Some(crate::json::Value::Null) => None,
+                    Some(v) => {
+                        Some(v.as_bool().ok_or_else(|| Error::invalid_input(at("retryable"), "expected a boolean"))?)
+                    }
+                };
+                StreamEvent::Error {
+                    error: ErrorInfo { message: text("message")?, code: opt_text("code")?, outcome, retryable },
+                }
+            }
+            _ => {
+                return Err(Error::invalid_input(
+                    at("type"),
+                    ["unknown event type ", &crate::json::write::quoted(&kind)].concat(),
+                ))
+            }
+        })
+    }
+}
+
 impl FinishReason {
+    /// The reason named as in JSON; `None` for another name.
+    pub fn from_name(name: &str) -> Option<FinishReason> {
+        Some(match name {
+            "stop" => FinishReason::Stop,
+            "length" => FinishReason::Length,
+            "tool_calls" => FinishReason::ToolCalls,
+            "content_filter" => FinishReason::ContentFilter,
+            "refusal" => FinishReason::Refusal,
+            "error" => FinishReason::Error,
+            "other" => FinishReason::Other,
+            _ => return None,
+        })
+    }
+
     /// The reason as it appears in JSON (`tool_calls`, ...).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -190,6 +379,25 @@ impl WriteJson for StreamEvent {
                 o.str("id", id);
                 o.str("name", name);
                 o.str("arguments", arguments);
+                o.choice(*choice);
+            }
+            StreamEvent::TextEnd { choice } => {
+                o.str("type", "text_end");
+                o.choice(*choice);
+            }
+            StreamEvent::ReasoningEnd { choice } => {
+                o.str("type", "reasoning_end");
+                o.choice(*choice);
+            }
+            StreamEvent::ToolCallPartial { index, changes, choice } => {
+                o.str("type", "tool_call_partial");
+                o.uint("index", (*index).into());
+                write_changes(changes, o.key("changes"));
+                o.choice(*choice);
+            }
+            StreamEvent::OutputPartial { changes, choice } => {
+                o.str("type", "output_partial");
+                write_changes(changes, o.key("changes"));
                 o.choice(*choice);
             }
             StreamEvent::Usage { usage } => {

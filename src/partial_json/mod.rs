@@ -116,10 +116,28 @@ pub enum Change {
 /// ```
 pub struct PartialJson {
     parser: Parser,
+    tree: PartialTree,
+    changes: Vec<Change>,
+}
+
+/// A value built from [`Change`] lists: what [`PartialJson`] shows, and what a caller of the
+/// accumulator builds from the changes of its `tool_call_partial` and `output_partial` events
+/// (one tree per tool call, one per choice's output).
+///
+/// ```
+/// use llm_wire::partial_json::{Change, PartialTree};
+/// use llm_wire::json::Value;
+///
+/// let mut tree = PartialTree::default();
+/// tree.apply(&[Change::Add { key: None, value: Value::Array(Vec::new()), open: true }]);
+/// tree.apply(&[Change::Add { key: None, value: Value::from(1i64), open: false }, Change::Close]);
+/// assert_eq!(tree.value().unwrap().to_string(), "[1]");
+/// ```
+#[derive(Default)]
+pub struct PartialTree {
     value: Option<PartialValue>,
     /// The open containers and string, from the document's value down.
     open: Vec<Open>,
-    changes: Vec<Change>,
 }
 
 /// An open container or string: where it is in its parent, and for an object where its keys
@@ -131,7 +149,7 @@ struct Open {
 
 impl PartialJson {
     pub fn new(options: PartialOptions) -> Self {
-        PartialJson { parser: Parser::new(&options), value: None, open: Vec::new(), changes: Vec::new() }
+        PartialJson { parser: Parser::new(&options), tree: PartialTree::default(), changes: Vec::new() }
     }
 
     /// Reads the next piece of text; the value so far (`None` until something can be shown).
@@ -145,7 +163,7 @@ impl PartialJson {
         self.changes.clear();
         let result = self.parser.push(bytes, &mut self.changes);
         self.settle(result)?;
-        Ok(self.value.as_ref())
+        Ok(self.tree.value())
     }
 
     /// Ends the text: the final value, or an error when it is not complete JSON.
@@ -153,12 +171,12 @@ impl PartialJson {
         self.changes.clear();
         let result = self.parser.finish(&mut self.changes);
         self.settle(result)?;
-        self.value.as_ref().ok_or_else(|| Error::new(ErrorCode::InvalidJson, "no JSON value in the text"))
+        self.tree.value().ok_or_else(|| Error::new(ErrorCode::InvalidJson, "no JSON value in the text"))
     }
 
     /// The value so far.
     pub fn value(&self) -> Option<&PartialValue> {
-        self.value.as_ref()
+        self.tree.value()
     }
 
     /// What the last call changed (empty after an error).
@@ -172,14 +190,26 @@ impl PartialJson {
             self.changes.clear();
             return Err(error);
         }
-        for change in std::mem::take(&mut self.changes) {
-            self.apply(&change);
-            self.changes.push(change);
-        }
+        self.tree.apply(&self.changes);
         Ok(())
     }
+}
 
-    fn apply(&mut self, change: &Change) {
+impl PartialTree {
+    /// The value so far: `None` until a change has given the document's value.
+    pub fn value(&self) -> Option<&PartialValue> {
+        self.value.as_ref()
+    }
+
+    /// Applies one list of changes, in order; the value after them.
+    pub fn apply(&mut self, changes: &[Change]) -> Option<&PartialValue> {
+        for change in changes {
+            self.apply_one(change);
+        }
+        self.value.as_ref()
+    }
+
+    fn apply_one(&mut self, change: &Change) {
         let Some(root) = self.value.as_mut() else {
             if let Change::Add { key: None, value, open } = change {
                 self.value = Some(value.into());
@@ -352,7 +382,7 @@ pub fn parse_partial_json(text: &str, options: PartialOptions) -> Result<Option<
     if partial.parser.can_finish() {
         partial.finish()?;
     }
-    Ok(partial.value)
+    Ok(partial.tree.value)
 }
 
 /// The changes of one piece, for the JS side: one JSON array, read left to right.

@@ -203,6 +203,26 @@ impl Parser {
         self.fail_on(result)
     }
 
+    /// About what the reader keeps now, in bytes: its open containers (a declared object's
+    /// seen-list included), the key or number being read and the text it holds for a piece.
+    /// The accumulator counts it against `maxMessageBytes`.
+    pub fn kept_bytes(&self) -> usize {
+        let frames: usize = self
+            .stack
+            .iter()
+            .map(|f| {
+                let seg = if let Seg::Key(key) = &f.seg { key.capacity() } else { 0 };
+                std::mem::size_of::<Frame>() + f.seen.capacity() + seg
+            })
+            .sum();
+        let strings = [self.key.as_ref(), self.enum_text.as_ref(), Some(&self.token), Some(&self.text)]
+            .into_iter()
+            .flatten()
+            .map(String::capacity)
+            .sum::<usize>();
+        frames + strings + self.carry.capacity()
+    }
+
     /// Whether [`Parser::finish`] would succeed now: the value is complete, or is a top-level
     /// number that the end of the text completes.
     pub fn can_finish(&self) -> bool {

@@ -28,6 +28,8 @@ export interface AccumulatorOptions {
   agent?: Agent;
   /** Receives the `process` trace span (`gen_ai.*` response attributes) on the first `finish()` (also after `result()`). */
   onSpan?: (span: Span) => void;
+  /** Live partial JSON: `tool_call_partial` events as each tool call's arguments stream, and `output_partial` events for the answer text when the agent has `outputs` (read as `parseStructuredOutput` reads it leniently). Each value only grows, and keeps the identity of every subtree a delta did not touch. */
+  partialJson?: boolean;
   maxEventBytes?: number;
   maxBufferedBytes?: number;
   maxToolArgumentBytes?: number;
@@ -51,6 +53,10 @@ export type StreamEvent =
   | { type: "tool_call_start"; index: number; id: string; name: string; choice?: number }
   | { type: "tool_call_delta"; index: number; argumentsDelta: string; choice?: number }
   | { type: "tool_call_end"; index: number; id: string; name: string; arguments: string; choice?: number }
+  | { type: "text_end"; choice?: number }
+  | { type: "reasoning_end"; choice?: number }
+  | { type: "tool_call_partial"; index: number; value: JsonValue; choice?: number }
+  | { type: "output_partial"; value: JsonValue; choice?: number }
   | { type: "usage"; usage: Usage }
   | { type: "finish"; reason: FinishReason; rawReason: string | null; choice?: number }
   | ({ type: "error" } & StreamError);
@@ -172,6 +178,52 @@ impl JsAccumulator {
         events_to_js(&mut self.out, events)
     }
 
+    /// One already-decoded event object of a supported format (a Chat chunk, a Gemini response,
+    /// an Anthropic or Responses event, a Bedrock ConverseStream event as the AWS SDK gives it);
+    /// the events its bytes would give. Read through `JSON.stringify`, so members keep their
+    /// order; a string is taken as the event's JSON text.
+    #[wasm_bindgen(js_name = pushJson, unchecked_return_type = "StreamEvent[]")]
+    pub fn push_json(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "object | string")] event: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(finished_error().into());
+        };
+        let text = match event.as_string() {
+            Some(text) => text,
+            None if event.is_object() => js::stringify_text(&event).ok_or_else(|| {
+                Error::invalid_input("event", "the event cannot be written as JSON (a cycle, or a BigInt)")
+            })?,
+            None => return Err(Error::invalid_input("event", "pushJson takes an event object or its JSON text").into()),
+        };
+        let events = inner.push_json(&text)?;
+        events_to_js(&mut self.out, events)
+    }
+
+    /// Normalised events from the caller's own converter (for a format llm-wire does not read):
+    /// the events they give, and the same message, result and limits as if llm-wire had decoded
+    /// them. A bad event is `invalid_input` at `events[i]...`, before any is applied.
+    #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    pub fn apply(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "StreamEvent[]")] events: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(finished_error().into());
+        };
+        let Value::Array(list) = to_json(events, "events")? else {
+            return Err(Error::invalid_input("events", "apply takes an array of events").into());
+        };
+        let events = list
+            .iter()
+            .enumerate()
+            .map(|(i, event)| StreamEvent::from_json(event, &["events[", &i.to_string(), "]"].concat()))
+            .collect::<crate::Result<Vec<_>>>()?;
+        let events = inner.apply(&events)?;
+        events_to_js(&mut self.out, events)
+    }
+
     /// Ends the input and returns the last events (an unterminated event, held-back text,
     /// tool-call ends). `push` is refused afterwards.
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
@@ -208,6 +260,17 @@ impl JsAccumulator {
             on_span.call1(&JsValue::NULL, &to_js(&message_span(self.agent.as_ref(), message))?)?;
         }
         Ok(json)
+    }
+
+    /// The message so far, without ending the stream (`complete: false` until it has ended).
+    /// Costs one copy of the message: call it when a view is needed, not on every push.
+    #[wasm_bindgen(unchecked_return_type = "FinalMessage")]
+    pub fn snapshot(&mut self) -> Result<JsValue, JsValue> {
+        match (self.inner.as_ref(), self.finished.as_mut()) {
+            (Some(inner), _) => super::message::message_to_js(&mut inner.snapshot()),
+            (None, Some(message)) => super::message::message_to_js(message),
+            (None, None) => Err(finished_error().into()),
+        }
     }
 
     /// The §8.6 view: tool calls, or the text (JSON-parsed when the agent has outputs).
@@ -254,12 +317,20 @@ fn finished_error() -> Error {
 }
 
 /// The options of `AccumulatorOptions` that are data (`onSpan` is read apart).
-const OPTION_KEYS: [&str; 7] =
-    ["format", "provider", "agent", "maxEventBytes", "maxBufferedBytes", "maxToolArgumentBytes", "maxMessageBytes"];
+const OPTION_KEYS: [&str; 8] = [
+    "format",
+    "provider",
+    "agent",
+    "maxEventBytes",
+    "maxBufferedBytes",
+    "maxToolArgumentBytes",
+    "maxMessageBytes",
+    "partialJson",
+];
 
 /// One option as JSON, as `JSON.stringify` would give it: strings and numbers read directly
-/// (whole numbers as integers), anything else through `to_json` (no option is a boolean: one
-/// import fewer for a `true` that would be refused anyway).
+/// (whole numbers as integers), anything else through `to_json` (`partialJson`, a boolean,
+/// included).
 fn option_json(value: JsValue, key: &str) -> Result<Value, JsValue> {
     if let Some(text) = value.as_string() {
         return Ok(Value::String(text));
@@ -330,6 +401,14 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
             e
         })?;
         agent_out = Some(agent);
+    }
+    match map.get("partialJson") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(on)) => out.partial_json = *on,
+        Some(_) => return Err(Error::invalid_input("options.partialJson", "partialJson must be a boolean")),
+    }
+    if out.partial_json {
+        out.outputs = agent_out.as_ref().map(|agent: &Agent| agent.outputs.clone()).unwrap_or_default();
     }
     Ok((out, agent_out))
 }

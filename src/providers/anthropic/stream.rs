@@ -359,7 +359,8 @@ impl AnthropicStream {
                 b.end_tool_call(0, call);
             }
             Open::ServerTool { start, input } => b.other_block(0, "server_tool_use", server_block(&start, &input))?,
-            Open::Content => {}
+            // The text or thinking block ends now, not when the next one starts.
+            Open::Content => b.break_block(0),
         }
         Ok(())
     }

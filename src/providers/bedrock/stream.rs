@@ -316,6 +316,8 @@ impl ConverseStream {
                 b.end_tool_call(0, at);
             }
         }
+        // A text or reasoning block ends at its stop (its text ends with `text_end` now).
+        b.break_block(0);
         Ok(())
     }
 }
