@@ -19,7 +19,7 @@ use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
-use crate::model::{ErrorInfo, Outcome, RawJson};
+use crate::model::{ErrorInfo, Outcome, RawJson, Usage};
 use crate::providers::anthropic::response::minify;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -336,7 +336,8 @@ impl GeminiStream {
                 raw: b"",
             };
             self.part(at, filled.choice, part, b)?;
-            self.usage(filled.usage, b)?;
+            let (raw, counts) = filled.usage.unzip();
+            self.usage(raw, |raw| counts.flatten()?.usage(raw), b)?;
             if b.all_choices_finished() {
                 b.done();
             }
@@ -367,7 +368,7 @@ impl GeminiStream {
             let index = candidate.index.unwrap_or(position as u64);
             self.candidate(u32::try_from(index).unwrap_or(u32::MAX), candidate, b)?;
         }
-        self.usage(chunk.usage, b)?;
+        self.usage(chunk.usage, convert_usage, b)?;
         if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
             b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
         }
@@ -377,12 +378,18 @@ impl GeminiStream {
         Ok(())
     }
 
-    /// A chunk's `usageMetadata`, when it differs from the last one.
-    fn usage(&mut self, usage: Option<&str>, b: &mut MessageBuilder) -> Result<()> {
+    /// A chunk's `usageMetadata` text, when it differs from the last one, made a usage by
+    /// `convert`.
+    fn usage(
+        &mut self,
+        usage: Option<&str>,
+        convert: impl FnOnce(&str) -> Option<Usage>,
+        b: &mut MessageBuilder,
+    ) -> Result<()> {
         if let Some(raw) = usage.filter(|raw| *raw != self.usage) {
             self.usage.clear();
             self.usage.push_str(raw);
-            if let Some(usage) = convert_usage(raw) {
+            if let Some(usage) = convert(raw) {
                 b.set_usage(usage)?;
             }
         }
@@ -653,6 +660,10 @@ mod tests {
         cases.push((text("a", &restated(1)), text("b", &restated(2)), true));
         cases.push((text("a", r#""usageMetadata":null,"#), text("b", &restated(2)), true));
         cases.push((text("a", ""), text("b", ""), true));
+        // A usage of another kind, or with counts of other kinds, fills it too.
+        for usage in [r#"{"promptTokenCount":"4","x":[true,null],"totalTokenCount":1.5}"#, "5", r#""u""#, "[]"] {
+            cases.push((text("a", &restated(1)), text("b", &format!(r#""usageMetadata":{usage},"#)), true));
+        }
         for (first, next, fills) in cases {
             let filled_after = |last: &[u8]| same_as_whole::<GeminiStream>(&[("", first.as_bytes()), ("", last)]);
             assert_eq!(filled_after(next.as_bytes()), usize::from(fills), "{next}");

@@ -12,7 +12,8 @@
 
 use std::borrow::Cow;
 
-use crate::json::value_at;
+use super::usage::{read_counts, Counts};
+use crate::json::{value_at, Kind};
 use crate::providers::template::same_bytes;
 
 /// A chunk longer than this is not kept: filling saves reading the bytes around the holes, the
@@ -32,12 +33,13 @@ pub(super) struct OnlyText {
     pub(super) usage: Option<Range>,
 }
 
-/// A chunk filled into the template: its text and its `usageMetadata` (`None` when `null`).
+/// A chunk filled into the template: its text, and its `usageMetadata` (`None` when `null`)
+/// as text and as counts (`None` when not an object).
 pub(super) struct Filled<'a> {
     pub(super) choice: u32,
     pub(super) thought: bool,
     pub(super) text: Cow<'a, str>,
-    pub(super) usage: Option<&'a str>,
+    pub(super) usage: Option<(&'a str, Option<Counts>)>,
 }
 
 #[derive(Debug, Default)]
@@ -67,9 +69,18 @@ impl TextTemplate {
                 return None;
             }
             at = if is_usage {
-                let (raw, end) = value_at(data, end, |r| Ok((r.raw_non_null()?, r.pos()))).ok()?;
-                usage = raw;
-                end
+                // Read once for its counts; what they refuse is left to reading whole, which
+                // then says why as it always did.
+                let (counts, close) = value_at(data, end, |r| {
+                    let counts =
+                        if r.peek()? == Kind::Null { r.skip().map(|()| None) } else { read_counts(r).map(Some) };
+                    Ok((counts?, r.pos()))
+                })
+                .ok()?;
+                if let Some(counts) = counts {
+                    usage = Some((std::str::from_utf8(&data[end..close]).ok()?, counts));
+                }
+                close
             } else {
                 if data[end] != b'"' {
                     return None;

@@ -6,8 +6,9 @@ use crate::json::{read_document, read_object, value_at, JsonResult, Kind, Reader
 use crate::model::{RawJson, Usage};
 use crate::providers::read_count;
 
+/// The counts of a `usageMetadata` object, as read.
 #[derive(Default)]
-struct Counts {
+pub(crate) struct Counts {
     prompt: Option<u64>,
     tool_use_prompt: Option<u64>,
     candidates: Option<u64>,
@@ -22,39 +23,48 @@ struct Counts {
 /// `promptTokenCount` already includes cached content, so `cacheReadTokens` is a part of
 /// `inputTokens`; `totalTokens` is input plus output, which is `totalTokenCount` in every
 /// recorded response.
-#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn convert_usage(raw: &str) -> Option<Usage> {
-    let counts = read_document(raw.as_bytes(), |r| {
-        read_object(r, |counts: &mut Counts, r, key| {
-            let slot = match key {
-                b"promptTokenCount" => &mut counts.prompt,
-                b"toolUsePromptTokenCount" => &mut counts.tool_use_prompt,
-                b"candidatesTokenCount" => &mut counts.candidates,
-                b"thoughtsTokenCount" => &mut counts.thoughts,
-                b"cachedContentTokenCount" => &mut counts.cached,
-                b"totalTokenCount" => &mut counts.total,
-                _ => return Ok(()),
-            };
-            *slot = count(r)?;
-            Ok(())
+    read_document(raw.as_bytes(), read_counts).ok()??.usage(raw)
+}
+
+/// The counts of the `usageMetadata` value `r` is at; `None` (the value skipped) when it is not
+/// an object. It validates the value at least as strictly as skipping it does.
+#[cfg_attr(llw_speed, optimize(speed))]
+pub(crate) fn read_counts(r: &mut Reader<'_>) -> JsonResult<Option<Counts>> {
+    read_object(r, |counts: &mut Counts, r, key| {
+        let slot = match key {
+            b"promptTokenCount" => &mut counts.prompt,
+            b"toolUsePromptTokenCount" => &mut counts.tool_use_prompt,
+            b"candidatesTokenCount" => &mut counts.candidates,
+            b"thoughtsTokenCount" => &mut counts.thoughts,
+            b"cachedContentTokenCount" => &mut counts.cached,
+            b"totalTokenCount" => &mut counts.total,
+            _ => return Ok(()),
+        };
+        *slot = count(r)?;
+        Ok(())
+    })
+}
+
+impl Counts {
+    /// The usage these counts, read from `raw`, make (see [`convert_usage`]).
+    pub(crate) fn usage(self, raw: &str) -> Option<Usage> {
+        let Counts { prompt, tool_use_prompt, candidates, thoughts, cached, total } = self;
+        if [prompt, tool_use_prompt, candidates, thoughts, cached, total].iter().all(Option::is_none) {
+            return None;
+        }
+        let input = prompt.unwrap_or(0).saturating_add(tool_use_prompt.unwrap_or(0));
+        let output = candidates.unwrap_or(0).saturating_add(thoughts.unwrap_or(0));
+        Some(Usage {
+            input_tokens: input,
+            output_tokens: output,
+            total_tokens: input.saturating_add(output),
+            reasoning_tokens: thoughts,
+            cache_read_tokens: cached,
+            cache_write_tokens: None,
+            raw: RawJson::from_valid(raw),
         })
-    })
-    .ok()??;
-    let Counts { prompt, tool_use_prompt, candidates, thoughts, cached, total } = counts;
-    if [prompt, tool_use_prompt, candidates, thoughts, cached, total].iter().all(Option::is_none) {
-        return None;
     }
-    let input = prompt.unwrap_or(0).saturating_add(tool_use_prompt.unwrap_or(0));
-    let output = candidates.unwrap_or(0).saturating_add(thoughts.unwrap_or(0));
-    Some(Usage {
-        input_tokens: input,
-        output_tokens: output,
-        total_tokens: input.saturating_add(output),
-        reasoning_tokens: thoughts,
-        cache_read_tokens: cached,
-        cache_write_tokens: None,
-        raw: RawJson::from_valid(raw),
-    })
 }
 
 /// A count as [`read_count`] reads it. A plain integer of up to 15 digits, what Gemini sends on
