@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::args::{Arguments, Leaf};
-use super::template::{OnlyText, Range, TextTemplate};
+use super::template::{OnlyText, Range, TextTemplate, UsageCounts};
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
@@ -336,8 +336,11 @@ impl GeminiStream {
                 raw: b"",
             };
             self.part(at, filled.choice, part, b)?;
-            let (raw, counts) = filled.usage.unzip();
-            self.usage(raw, |raw| counts.flatten()?.usage(raw), b)?;
+            match filled.usage {
+                Some((raw, UsageCounts::Read(counts))) => self.usage(Some(raw), |raw| counts?.usage(raw), b)?,
+                Some((raw, UsageCounts::Unread)) => self.usage(Some(raw), convert_usage, b)?,
+                None => {}
+            }
             if b.all_choices_finished() {
                 b.done();
             }
@@ -670,6 +673,20 @@ mod tests {
             let variants_filled: usize = variants(next.as_bytes()).iter().map(|v| filled_after(v)).sum();
             assert!(!fills || variants_filled > 3, "{next}: filled by {variants_filled} variants");
         }
+    }
+
+    /// A chunk whose usage is the template's own, after one with another usage, still gives
+    /// that usage again.
+    #[test]
+    fn the_template_usage_after_another_usage_is_a_new_usage() {
+        let chunk = |text: &str, n: u32| {
+            format!(
+                r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{text}"}}]}}}}],"usageMetadata":{{"candidatesTokenCount":{n}}}}}"#
+            )
+        };
+        let events = [chunk("a", 1), chunk("b", 2), chunk("c", 1), chunk("d", 1)];
+        let events: Vec<(&str, &[u8])> = events.iter().map(|e| ("", e.as_bytes())).collect();
+        assert_eq!(same_as_whole::<GeminiStream>(&events), 3);
     }
 
     /// Every event of every recorded stream does the same filled into the template as read

@@ -34,12 +34,20 @@ pub(super) struct OnlyText {
 }
 
 /// A chunk filled into the template: its text, and its `usageMetadata` (`None` when `null`)
-/// as text and as counts (`None` when not an object).
+/// as text with its counts.
 pub(super) struct Filled<'a> {
     pub(super) choice: u32,
     pub(super) thought: bool,
     pub(super) text: Cow<'a, str>,
-    pub(super) usage: Option<(&'a str, Option<Counts>)>,
+    pub(super) usage: Option<(&'a str, UsageCounts)>,
+}
+
+/// The counts of a filled chunk's usage.
+pub(super) enum UsageCounts {
+    /// Read (`None` when the value is not an object).
+    Read(Option<Counts>),
+    /// Not read: the value is the template's own object, to be converted only if it is new.
+    Unread,
 }
 
 #[derive(Debug, Default)]
@@ -68,7 +76,14 @@ impl TextTemplate {
             if data.len() <= end || !same_bytes(&data[at..end], same) {
                 return None;
             }
-            at = if is_usage {
+            let kept_usage = &self.bytes[open..close];
+            at = if is_usage && kept_usage.starts_with(b"{") && data[end..].starts_with(kept_usage) {
+                // The template's own object (one that a longer value only begins with fails the
+                // comparison after it): valid, and read only when it is not the last usage.
+                let close = end + kept_usage.len();
+                usage = Some((std::str::from_utf8(&data[end..close]).ok()?, UsageCounts::Unread));
+                close
+            } else if is_usage {
                 // Read once for its counts; what they refuse is left to reading whole, which
                 // then says why as it always did.
                 let (counts, close) = value_at(data, end, |r| {
@@ -78,7 +93,7 @@ impl TextTemplate {
                 })
                 .ok()?;
                 if let Some(counts) = counts {
-                    usage = Some((std::str::from_utf8(&data[end..close]).ok()?, counts));
+                    usage = Some((std::str::from_utf8(&data[end..close]).ok()?, UsageCounts::Read(counts)));
                 }
                 close
             } else {
