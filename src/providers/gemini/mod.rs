@@ -9,6 +9,7 @@ pub(crate) mod request;
 pub(crate) mod response;
 mod schema;
 mod stream;
+mod template;
 mod usage;
 
 pub(crate) use finish_reason::map_finish_reason;

@@ -14,11 +14,12 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::args::{Arguments, Leaf};
+use super::template::{OnlyText, Range, TextTemplate, UsageCounts};
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
-use crate::model::{ErrorInfo, Outcome, RawJson};
+use crate::model::{ErrorInfo, Outcome, RawJson, Usage};
 use crate::providers::anthropic::response::minify;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -30,6 +31,8 @@ pub(crate) struct Chunk<'a> {
     candidates: Vec<Candidate<'a>>,
     /// `usageMetadata` as JSON text.
     usage: Option<&'a str>,
+    /// Where the last `usageMetadata` value is, for the template.
+    usage_at: Option<Range>,
     model_version: Scalar<'a>,
     response_id: Scalar<'a>,
     /// `promptFeedback.blockReason` and `blockReasonMessage`: the prompt was refused.
@@ -56,8 +59,10 @@ struct Part<'a> {
     data: PartData<'a>,
     thought: bool,
     signature: Scalar<'a>,
-    /// The whole part as JSON text.
-    raw: &'a str,
+    /// Where the text's string token is, for the template.
+    text_at: Option<Range>,
+    /// The whole part as JSON: only an `other` part uses it.
+    raw: &'a [u8],
 }
 
 enum PartData<'a> {
@@ -110,7 +115,12 @@ impl<'a> Chunk<'a> {
             let is_object = r.object(|r, key| {
                 match key {
                     b"candidates" => chunk.candidates = read_list(r, |r| Candidate::read(r, src))?,
-                    b"usageMetadata" => chunk.usage = r.raw_non_null()?,
+                    b"usageMetadata" => {
+                        r.peek()?;
+                        let open = r.pos();
+                        chunk.usage = r.raw_non_null()?;
+                        chunk.usage_at = Some((open, r.pos()));
+                    }
                     b"modelVersion" => chunk.model_version = Scalar::read(r)?,
                     b"responseId" => chunk.response_id = Scalar::read(r)?,
                     b"promptFeedback" => {
@@ -130,6 +140,20 @@ impl<'a> Chunk<'a> {
             })?;
             Ok(is_object.then_some(chunk))
         })
+    }
+
+    /// What the chunk does when its whole effect is one candidate's text and the usage: the
+    /// template it can be.
+    fn only_text(&self) -> Option<OnlyText> {
+        let ([candidate], None) = (&self.candidates[..], &self.error) else { return None };
+        let [part] = &candidate.parts[..] else { return None };
+        let signed = part.signature.as_deref().is_some_and(|s| !s.is_empty());
+        if signed || candidate.finish_reason.0.is_some() || !candidate.metadata.is_empty() {
+            return None;
+        }
+        let (PartData::Text(_), Some(text)) = (&part.data, part.text_at) else { return None };
+        let choice = u32::try_from(candidate.index.unwrap_or(0)).unwrap_or(u32::MAX);
+        Some(OnlyText { choice, thought: part.thought, text, usage: self.usage_at })
     }
 }
 
@@ -189,10 +213,15 @@ impl<'a> Part<'a> {
     fn read(r: &mut Reader<'a>, src: &'a [u8]) -> JsonResult<Part<'a>> {
         let start = r.pos();
         let (mut text, mut call, mut other) = (None, None, None);
-        let (mut thought, mut signature) = (false, Scalar::default());
+        let (mut thought, mut signature, mut text_at) = (false, Scalar::default(), None);
         r.object(|r, key| {
             match key {
-                b"text" => text = Scalar::read(r)?.0,
+                b"text" => {
+                    let is_string = r.peek()? == Kind::String;
+                    let open = r.pos();
+                    text = Scalar::read(r)?.0;
+                    text_at = is_string.then(|| (open, r.pos()));
+                }
                 b"thought" => thought = read_flag(r)?,
                 b"thoughtSignature" => signature = Scalar::read(r)?,
                 b"functionCall" => call = FunctionCall::read(r)?,
@@ -211,9 +240,7 @@ impl<'a> Part<'a> {
             (None, None, Some(kind)) => PartData::Other(kind),
             (None, None, None) => PartData::None,
         };
-        // The reader validated these bytes as one JSON value, so they are UTF-8.
-        let raw = std::str::from_utf8(&src[start..r.pos()]).unwrap_or("null");
-        Ok(Part { data, thought, signature, raw })
+        Ok(Part { data, thought, signature, text_at, raw: &src[start..r.pos()] })
     }
 }
 
@@ -292,13 +319,39 @@ pub(crate) struct GeminiStream {
     response_id: Option<String>,
     /// The last `usageMetadata` text read, so a restated one is not read again.
     usage: String,
+    template: TextTemplate,
 }
 
 impl GeminiStream {
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
+        if let Some(filled) = self.template.fill(event.data) {
+            // What `chunk` does with it; `start` has nothing to add: the template's own id and
+            // model were recorded when it was read.
+            let at = self.state(filled.choice);
+            let part = Part {
+                data: PartData::Text(filled.text),
+                thought: filled.thought,
+                signature: Scalar::default(),
+                text_at: None,
+                raw: b"",
+            };
+            self.part(at, filled.choice, part, b)?;
+            match filled.usage {
+                Some((raw, UsageCounts::Read(counts))) => self.usage(Some(raw), |raw| counts?.usage(raw), b)?,
+                Some((raw, UsageCounts::Unread)) => self.usage(Some(raw), convert_usage, b)?,
+                None => {}
+            }
+            if b.all_choices_finished() {
+                b.done();
+            }
+            return Ok(Handled::Done);
+        }
         match Chunk::read(event.data) {
-            Ok(Some(chunk)) => self.chunk(chunk, b).map(|()| Handled::Done),
+            Ok(Some(chunk)) => {
+                self.template.offer(event.data, chunk.only_text());
+                self.chunk(chunk, b).map(|()| Handled::Done)
+            }
             Ok(None) => Ok(Handled::NotJson(JsonError::not_an_object().message())),
             Err(err) => Ok(Handled::NotJson(err.message())),
         }
@@ -319,18 +372,30 @@ impl GeminiStream {
             let index = candidate.index.unwrap_or(position as u64);
             self.candidate(u32::try_from(index).unwrap_or(u32::MAX), candidate, b)?;
         }
-        if let Some(raw) = chunk.usage.filter(|raw| *raw != self.usage) {
-            self.usage.clear();
-            self.usage.push_str(raw);
-            if let Some(usage) = convert_usage(raw) {
-                b.set_usage(usage)?;
-            }
-        }
+        self.usage(chunk.usage, convert_usage, b)?;
         if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
             b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
         }
         if b.all_choices_finished() {
             b.done();
+        }
+        Ok(())
+    }
+
+    /// A chunk's `usageMetadata` text, when it differs from the last one, made a usage by
+    /// `convert`.
+    fn usage(
+        &mut self,
+        usage: Option<&str>,
+        convert: impl FnOnce(&str) -> Option<Usage>,
+        b: &mut MessageBuilder,
+    ) -> Result<()> {
+        if let Some(raw) = usage.filter(|raw| *raw != self.usage) {
+            self.usage.clear();
+            self.usage.push_str(raw);
+            if let Some(usage) = convert(raw) {
+                b.set_usage(usage)?;
+            }
         }
         Ok(())
     }
@@ -352,24 +417,7 @@ impl GeminiStream {
     fn candidate(&mut self, choice: u32, candidate: Candidate<'_>, b: &mut MessageBuilder) -> Result<()> {
         let at = self.state(choice);
         for part in candidate.parts {
-            let signature = part.signature.as_deref().unwrap_or("");
-            match part.data {
-                PartData::Text(text) if part.thought => {
-                    b.reasoning(choice, &text)?;
-                    b.reasoning_signature(choice, signature)?;
-                }
-                PartData::Text(text) => {
-                    // A signed part is not joined to the text before it.
-                    if !signature.is_empty() && !text.is_empty() {
-                        b.break_block(choice);
-                    }
-                    b.text(choice, &text)?;
-                    b.text_signature(choice, signature)?;
-                }
-                PartData::None => b.text_signature(choice, signature)?,
-                PartData::Call(call) => self.function_call(at, call, signature, b)?,
-                PartData::Other(kind) => b.other_block(choice, &kind, RawJson::from_valid(part.raw))?,
-            }
+            self.part(at, choice, part, b)?;
         }
         for (name, raw) in candidate.metadata {
             let kept = &mut self.choices[at].metadata;
@@ -387,6 +435,33 @@ impl GeminiStream {
             b.finish_reason(choice, map_finish_reason(raw, state.calls > 0), raw)?;
         }
         Ok(())
+    }
+
+    /// One part of candidate `choice`, whose state is at `at`.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn part(&mut self, at: usize, choice: u32, part: Part<'_>, b: &mut MessageBuilder) -> Result<()> {
+        let signature = part.signature.as_deref().unwrap_or("");
+        match part.data {
+            PartData::Text(text) if part.thought => {
+                b.reasoning(choice, &text)?;
+                b.reasoning_signature(choice, signature)
+            }
+            PartData::Text(text) => {
+                // A signed part is not joined to the text before it.
+                if !signature.is_empty() && !text.is_empty() {
+                    b.break_block(choice);
+                }
+                b.text(choice, &text)?;
+                b.text_signature(choice, signature)
+            }
+            PartData::None => b.text_signature(choice, signature),
+            PartData::Call(call) => self.function_call(at, call, signature, b),
+            PartData::Other(kind) => {
+                // The reader validated these bytes as one JSON value, so they are UTF-8.
+                let raw = std::str::from_utf8(part.raw).unwrap_or("null");
+                b.other_block(choice, &kind, RawJson::from_valid(raw))
+            }
+        }
     }
 
     /// A `functionCall` part of the candidate at `at`: a whole call, or a Vertex streamed call
@@ -521,4 +596,106 @@ fn blocked_prompt(reason: &str, message: Option<&str>) -> ErrorInfo {
         None => format!("the prompt was blocked ({reason})"),
     };
     ErrorInfo { message, code: Some(reason.to_owned()), outcome: Outcome::Determinate, retryable: Some(false) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GeminiStream;
+    use crate::accumulator::MessageBuilder;
+    use crate::providers::gemini::template::TextTemplate;
+    use crate::providers::template::testing::{replay_recorded, same_as_whole, variants, Templated};
+    use crate::providers::Handled;
+    use crate::sse::SseEvent;
+
+    const DIRS: [&str; 2] = ["gemini", "vertex"];
+
+    impl Templated for GeminiStream {
+        fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> crate::Result<Handled> {
+            GeminiStream::event(self, event, b)
+        }
+        fn forget(&mut self) {
+            self.template = TextTemplate::default();
+        }
+        fn fills(&self, data: &[u8]) -> bool {
+            self.template.fill(data).is_some()
+        }
+    }
+
+    /// A chunk that fills the template does exactly what reading it whole does: on every event
+    /// of every recorded stream, and on chunks with a new text and usage changed at every
+    /// position (so that they fill it, or not, or are not JSON).
+    #[test]
+    fn a_chunk_filled_into_the_template_does_what_reading_it_whole_does() {
+        let usage =
+            |n: u32| format!(r#"{{"promptTokenCount":3,"candidatesTokenCount":{n},"totalTokenCount":{}}}"#, n + 3);
+        let chunk = |part: &str, candidate: &str, n: u32| {
+            format!(
+                r#"{{"candidates":[{{"content":{{"parts":[{part}],"role":"model"}}{candidate}}}],"usageMetadata":{},"modelVersion":"m","responseId":"r"}}"#,
+                usage(n)
+            )
+        };
+        // (first chunk, next chunk, whether the first may serve as a template)
+        let mut cases = vec![
+            (chunk(r#"{"text":"a"}"#, r#","index":0"#, 1), chunk(r#"{"text":"b\n"}"#, r#","index":0"#, 2), true),
+            (chunk(r#"{"text":"a","thought":true}"#, "", 1), chunk(r#"{"text":"\u00e9","thought":true}"#, "", 2), true),
+            (chunk(r#"{"text":"a"}"#, r#","index":1"#, 1), chunk(r#"{"text":"b"}"#, r#","index":1"#, 1), true),
+            (
+                chunk(r#"{"text":"a"}"#, r#","finishReason":"STOP""#, 1),
+                chunk(r#"{"text":"b"}"#, r#","finishReason":"STOP""#, 2),
+                false,
+            ),
+            (
+                chunk(r#"{"text":"a","thoughtSignature":"s"}"#, "", 1),
+                chunk(r#"{"text":"b","thoughtSignature":"s"}"#, "", 2),
+                false,
+            ),
+            (chunk(r#"{"text":"a"},{"text":"b"}"#, "", 1), chunk(r#"{"text":"c"},{"text":"d"}"#, "", 2), false),
+            (chunk(r#"{"text":5}"#, "", 1), chunk(r#"{"text":6}"#, "", 2), false),
+            (
+                chunk(r#"{"functionCall":{"name":"f","args":{}}}"#, "", 1),
+                chunk(r#"{"functionCall":{"name":"f","args":{}}}"#, "", 2),
+                false,
+            ),
+        ];
+        // The usage first, restated as `null`, or absent.
+        let text =
+            |t: &str, usage: &str| format!(r#"{{{usage}"candidates":[{{"content":{{"parts":[{{"text":"{t}"}}]}}}}]}}"#);
+        let restated = |n: u32| format!(r#""usageMetadata":{},"#, usage(n));
+        cases.push((text("a", &restated(1)), text("b", &restated(2)), true));
+        cases.push((text("a", r#""usageMetadata":null,"#), text("b", &restated(2)), true));
+        cases.push((text("a", ""), text("b", ""), true));
+        // A usage of another kind, or with counts of other kinds, fills it too.
+        for usage in [r#"{"promptTokenCount":"4","x":[true,null],"totalTokenCount":1.5}"#, "5", r#""u""#, "[]"] {
+            cases.push((text("a", &restated(1)), text("b", &format!(r#""usageMetadata":{usage},"#)), true));
+        }
+        for (first, next, fills) in cases {
+            let filled_after = |last: &[u8]| same_as_whole::<GeminiStream>(&[("", first.as_bytes()), ("", last)]);
+            assert_eq!(filled_after(next.as_bytes()), usize::from(fills), "{next}");
+            let variants_filled: usize = variants(next.as_bytes()).iter().map(|v| filled_after(v)).sum();
+            assert!(!fills || variants_filled > 3, "{next}: filled by {variants_filled} variants");
+        }
+    }
+
+    /// A chunk whose usage is the template's own, after one with another usage, still gives
+    /// that usage again.
+    #[test]
+    fn the_template_usage_after_another_usage_is_a_new_usage() {
+        let chunk = |text: &str, n: u32| {
+            format!(
+                r#"{{"candidates":[{{"content":{{"parts":[{{"text":"{text}"}}]}}}}],"usageMetadata":{{"candidatesTokenCount":{n}}}}}"#
+            )
+        };
+        let events = [chunk("a", 1), chunk("b", 2), chunk("c", 1), chunk("d", 1)];
+        let events: Vec<(&str, &[u8])> = events.iter().map(|e| ("", e.as_bytes())).collect();
+        assert_eq!(same_as_whole::<GeminiStream>(&events), 3);
+    }
+
+    /// Every event of every recorded stream does the same filled into the template as read
+    /// whole; the recordings are short (their first and finishing chunks cannot fill it), and
+    /// about a third of their chunks fill it.
+    #[test]
+    fn recorded_chunks_filled_into_the_template_do_what_reading_them_whole_does() {
+        let (events, filled) = replay_recorded::<GeminiStream>(&DIRS);
+        assert!(filled * 4 > events, "{filled} of {events} chunks filled the template");
+    }
 }
