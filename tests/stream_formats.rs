@@ -301,7 +301,7 @@ fn anthropic_citations_sent_before_their_text_belong_to_their_own_block() {
         .content
         .iter()
         .map(|b| match b {
-            Block::Text { text, citations } => (text.as_str(), citations.as_ref().map_or(0, Vec::len)),
+            Block::Text { text, citations, .. } => (text.as_str(), citations.as_ref().map_or(0, Vec::len)),
             _ => ("?", 0),
         })
         .collect();

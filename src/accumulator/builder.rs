@@ -249,8 +249,8 @@ impl MessageBuilder {
         match (extend, state.blocks.last_mut()) {
             (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
             _ => state.blocks.push(match part {
-                Part::Text => Block::Text { text: s.to_owned(), citations: None },
-                Part::Reasoning => Block::Reasoning { text: s.to_owned(), signature: None, redacted: None },
+                Part::Text => Block::text(s),
+                Part::Reasoning => Block::reasoning(s),
             }),
         }
         match (self.events.last_mut(), part) {
@@ -291,6 +291,9 @@ impl MessageBuilder {
                 text: String::new(),
                 signature: Some(signature.to_owned()),
                 redacted: None,
+                id: None,
+                encrypted_content: None,
+                format: None,
             }),
         }
         self.events.push(StreamEvent::ReasoningSignature { signature: signature.to_owned(), choice });
@@ -302,7 +305,14 @@ impl MessageBuilder {
         let at = self.position_or_new(choice)?;
         self.keep(data.len() + ENTRY_BYTES)?;
         let state = &mut self.choices[at];
-        state.blocks.push(Block::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
+        state.blocks.push(Block::Reasoning {
+            text: String::new(),
+            signature: None,
+            redacted: Some(data.to_owned()),
+            id: None,
+            encrypted_content: None,
+            format: None,
+        });
         state.break_block = true;
         self.events.push(StreamEvent::ReasoningSignature { signature: data.to_owned(), choice });
         Ok(())
@@ -319,7 +329,9 @@ impl MessageBuilder {
         let last = if std::mem::take(&mut state.break_block) { None } else { state.blocks.last_mut() };
         match last {
             Some(Block::Text { citations, .. }) => citations.get_or_insert_with(Vec::new).push(citation),
-            _ => state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]) }),
+            _ => {
+                state.blocks.push(Block::Text { text: String::new(), citations: Some(vec![citation]), signature: None })
+            }
         }
         Ok(())
     }
@@ -349,7 +361,7 @@ impl MessageBuilder {
         let state = &mut self.choices[at];
         let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
         let index = state.calls.push(call, provider_index, key);
-        state.blocks.push(Block::ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
+        state.blocks.push(Block::tool_call(ToolCall::default()));
         state.break_block = true;
         self.events.push(StreamEvent::ToolCallStart {
             index: index as u32,
@@ -617,8 +629,8 @@ impl MessageBuilder {
                 Block::Text { text: t, .. } => text.push_str(t),
                 Block::Reasoning { text: t, .. } => reasoning.push_str(t),
                 Block::ToolCall { .. } => {
-                    if let Some(ToolCall { id, name, arguments }) = calls.next().cloned() {
-                        *block = Block::ToolCall { id, name, arguments };
+                    if let Some(call) = calls.next().cloned() {
+                        *block = Block::tool_call(call);
                     }
                 }
                 Block::Other { .. } => {}

@@ -145,10 +145,28 @@ fn final_message() -> FinalMessage {
     FinalMessage {
         role: "assistant",
         content: vec![
-            Block::Reasoning { text: "think".into(), signature: Some("sig".into()), redacted: None },
-            Block::Reasoning { text: String::new(), signature: None, redacted: Some("opaque".into()) },
-            Block::Text { text: "Checking.".into(), citations: None },
-            Block::ToolCall { id: "c1".into(), name: "weather".into(), arguments: "{\"city\":\"Paris\"}".into() },
+            Block::Reasoning {
+                text: "think".into(),
+                signature: Some("sig".into()),
+                redacted: None,
+                id: None,
+                encrypted_content: None,
+                format: None,
+            },
+            Block::Reasoning {
+                text: String::new(),
+                signature: None,
+                redacted: Some("opaque".into()),
+                id: None,
+                encrypted_content: None,
+                format: None,
+            },
+            Block::text("Checking."),
+            Block::tool_call(ToolCall {
+                id: "c1".into(),
+                name: "weather".into(),
+                arguments: "{\"city\":\"Paris\"}".into(),
+            }),
         ],
         text: "Checking.".into(),
         reasoning: "think".into(),
