@@ -6,7 +6,7 @@ mod detect;
 mod think;
 mod tool_calls;
 
-pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
+pub(crate) use builder::{MessageBuilder, ReasoningDetail, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
