@@ -72,30 +72,37 @@ pkg: $(PKG_STAMP)
 # One entry of the package: $(1) its directory, $(2) its file names, $(3) where its CommonJS glue
 # is made, $(4) extra cargo arguments. wasm-pack builds the release module and its ES glue; the
 # same module gets wasm-bindgen's nodejs glue for require() (instantiated synchronously); and
-# wasm-bindgen's `any` in the raw exports' types (InitOutput) becomes `unknown`: nothing public
-# may be `any`.
+# two fixes to wasm-bindgen's declarations: its `any` in the raw exports' types (InitOutput)
+# becomes `unknown` (nothing public may be `any`), and a last parameter it declares
+# `x: T | undefined` (a JsValue that may be left out) becomes `x?: T`, so it may be omitted.
 define build_entry
 RUSTUP_TOOLCHAIN=$(RELEASE_TOOLCHAIN) RUSTFLAGS="$(RELEASE_RUSTFLAGS)" \
 	wasm-pack build --release --target web --out-dir $(1) --out-name $(2) --no-pack . -- $(RELEASE_CARGO_FLAGS) $(4)
 rm -rf $(3)
 wasm-bindgen --target nodejs --out-dir $(3) --out-name $(2) target/wasm32-unknown-unknown/release/llm_wire.wasm
 cp $(3)/$(2).js $(1)/$(2).cjs
-sed -i -E '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' $(1)/$(2).d.ts
+sed -i -E -e '/^ +readonly [A-Za-z0-9_$$]+: \(/ s/: any/: unknown/g' \
+	-e 's/([A-Za-z_]+): ([^:()]+) \| undefined\)/\1?: \2)/' $(1)/$(2).d.ts
 endef
 
 $(PKG_STAMP): $(WASM_SRC) Makefile $(shell find pkg-template -type f) README.md $(LICENSES) | build-tools
 	rm -rf $(PKG)
 	$(call build_entry,$(PKG),llm_wire,target/pkg-cjs,)
 	cp -r pkg-template/* $(PKG)/
-	@# helpers.cjs is helpers.mjs with its one export made a CommonJS one.
+	@# helpers.cjs and partial.cjs are the .mjs files with their exports made CommonJS ones.
 	sed 's/^export function makeHelpers/function makeHelpers/' pkg-template/helpers.mjs > $(PKG)/helpers.cjs
 	echo 'module.exports = { makeHelpers };' >> $(PKG)/helpers.cjs
+	sed -e 's/^export class PartialState/class PartialState/' -e 's/^export function makePartial/function makePartial/' \
+		pkg-template/partial.mjs > $(PKG)/partial.cjs
+	echo 'module.exports = { PartialState, makePartial };' >> $(PKG)/partial.cjs
 	@# The stream entry (`llm-wire/stream`): the same crate without the `wasm-full` exports, so a
 	@# page that only reads streams loads the Accumulator alone. Its entry files are the main
-	@# ones pointed at its own module (and at the shared helpers one directory up).
+	@# ones pointed at its own module (and at the shared helpers one directory up); its public
+	@# surface and its types are its own (pkg-template/stream/).
 	$(call build_entry,$(PKG)/stream,llm_wire_stream,target/pkg-cjs-stream,--no-default-features)
-	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs index.d.ts; do \
-		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./helpers\.#../helpers.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
+	for f in web.mjs browser.mjs node.mjs deno.mjs workerd.mjs node.cjs; do \
+		sed -e 's#\./llm_wire\([._]\)#./llm_wire_stream\1#g' -e 's#\./\(helpers\|partial\)\.#../\1.#g' pkg-template/$$f > $(PKG)/stream/$$f; done
+	cp pkg-template/stream/* $(PKG)/stream/
 	cp README.md $(LICENSES) $(PKG)/
 	rm -f $(PKG)/.gitignore $(PKG)/stream/.gitignore
 	touch $@
@@ -113,7 +120,12 @@ size: pkg
 test: tools
 	@bash tests/run-all.sh
 
-demo: build-tools pkg
+# The demo page's libraries (marked, DOMPurify) come from web-demo's own lock; its Playwright test
+# needs them too.
+DEMO_DEPS := web-demo/node_modules/.installed
+test-tools: $(DEMO_DEPS)
+
+demo: build-tools pkg $(DEMO_DEPS)
 	node web-demo/server.mjs
 
 demo-cli: build-tools pkg

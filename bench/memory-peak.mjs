@@ -132,7 +132,8 @@ CASES["ratchet: 32 MB of arguments, 64 KB to 8 MB each"] = (wire) => {
 async function child(pkg, name) {
   const wire = await import(pathToFileURL(resolve(pkg, "node.mjs")));
   // The glue's `initSync` on an instantiated module returns its exports, `memory` among them.
-  const memory = wire.initSync(undefined).memory;
+  const glue = await import(pathToFileURL(resolve(pkg, "llm_wire.js")));
+  const memory = glue.initSync(undefined).memory;
   const before = memory.buffer.byteLength;
   const input = CASES[name](wire);
   const grown = memory.buffer.byteLength - before;

@@ -3,7 +3,8 @@
 // after free(), for two passes with a new Accumulator each.
 import v8 from "node:v8";
 import vm from "node:vm";
-import { Accumulator, initSync } from "../pkg/node.mjs";
+import { Accumulator } from "../pkg/node.mjs";
+import { initSync } from "../pkg/llm_wire.js"; // the glue node.mjs instantiated: not a public export
 import { openaiTextOfSize, CHUNKINGS } from "./gen.mjs";
 
 v8.setFlagsFromString("--expose-gc");

@@ -9,15 +9,13 @@
 //
 // Every contender gets the same deltas and must end with `JSON.parse` of the whole text.
 import assert from "node:assert/strict";
-import * as pkg from "../pkg/node.mjs";
-import { makePartial } from "../pkg-template/partial.mjs";
+import { PartialJson } from "../pkg/node.mjs";
+import { PartialJsonCore } from "../pkg/llm_wire.js"; // the raw reader node.mjs wraps: not public
 import { rng } from "./gen.mjs";
 
 const { parsePartialJson: aiParsePartialJson } = await import("./partial/node_modules/ai/dist/index.mjs");
 const { parse: partialJsonParse } = await import("./partial/node_modules/partial-json/dist/index.js");
 
-// The package's own exports once its entries carry them; until then bound here.
-const { PartialJson } = pkg.PartialJson ? pkg : makePartial(pkg.PartialJsonCore, pkg.partialJsonChanges);
 
 /** Tool-call arguments of about `size` bytes: search results with text, numbers, escapes. */
 function argumentsText(size, seed) {
@@ -73,7 +71,7 @@ async function time(runs, fn) {
 
 /** The wasm reader alone: every delta's change list, no values built. */
 function readerAlone(pieces) {
-  const core = new pkg.PartialJsonCore();
+  const core = new PartialJsonCore();
   for (const piece of pieces) core.push(piece);
   core.finish();
   core.free();

@@ -18,6 +18,7 @@ import { CONTENDERS, BASELINE } from "./contenders.mjs";
 import { openaiText, openaiTools, anthropic, CHUNKINGS, rng } from "./gen.mjs";
 import { extra } from "./extra.mjs";
 import { hostile } from "./hostile.mjs";
+import { bedrock } from "./bedrock.mjs";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc");
@@ -173,6 +174,7 @@ for (const s of QUICK ? fixtures().slice(0, 4) : fixtures()) {
 }
 const more = SKIP_EXTRA ? null : await extra({ quick: QUICK, gc, log });
 const hostileLines = SKIP_HOSTILE ? null : hostile({ quick: QUICK, log });
+const bedrockLines = await bedrock({ quick: QUICK, gc, log });
 
 // ---- report ---------------------------------------------------------------------------------
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
@@ -228,5 +230,6 @@ for (const fx of fixtureResults) {
 lines.push("", "Baseline column: its median µs per event; other columns: median paired ratio to the baseline. ✗: the contender's result differs from the fixture's expected one (or it failed), so it was not timed.");
 if (more) lines.push("", ...more);
 if (hostileLines) lines.push("", ...hostileLines);
+lines.push("", ...bedrockLines);
 writeFileSync(OUT, lines.join("\n") + "\n");
 log(`wrote ${OUT}`);

@@ -1,7 +1,7 @@
 // The package's `Accumulator`, a thin class over the wasm one, and the JS conveniences over it:
-// `streamEvents` (an async iterator over a ReadableStream of bytes) and `AccumulatorStream` (a
-// TransformStream). Both release the reader and free the wasm object on completion, error and
-// cancel.
+// `streamEvents` (an async iterator over a ReadableStream of bytes), `AccumulatorStream` (a
+// TransformStream) and `processResponse` (a whole `fetch` Response, streamed or not, to its
+// result). Each releases the reader and frees the wasm object on completion, error and cancel.
 
 /** An `Error` with a `code`, as the module's own errors carry. */
 function codedError(code, message, path) {
@@ -17,8 +17,9 @@ const encoder = new TextEncoder();
 /** The UTF-16 length above which a string chunk is encoded in JS rather than by the glue. */
 const LONG_TEXT = 16384;
 
-/** Binds the package's classes and helpers to one module instance's wasm `Accumulator` class. */
-export function makeHelpers(WasmAccumulator) {
+/** Binds the package's classes and helpers to one module instance's wasm `Accumulator` class and,
+ * for the full module, its `process` (which `processResponse` needs: without it there is none). */
+export function makeHelpers(WasmAccumulator, process) {
   /**
    * Raw SSE bytes in, normalised events and one final message out: the wasm class, with every
    * error carrying a `code`. After `free()` every call throws `finished`; a method called on
@@ -146,8 +147,8 @@ export function makeHelpers(WasmAccumulator) {
    * final message has been yielded.
    */
   async function* streamEvents(body, options) {
+    const reader = readerOf(body, "body");
     const acc = new Accumulator(options);
-    const reader = body.getReader();
     let failure;
     try {
       for (;;) {
@@ -205,5 +206,120 @@ export function makeHelpers(WasmAccumulator) {
     }
   }
 
-  return { Accumulator, streamEvents, AccumulatorStream };
+  /**
+   * §8's process for a `fetch` Response: reads it to the end and resolves to what `process`
+   * gives for a body, or `result()` for a stream; `options.onSpan` receives the `process` span
+   * either way. Streamed when the content type says so, else when its first byte that is not
+   * blank is anything but `{` (a JSON body is an object).
+   */
+  async function processResponse(agent, response, options) {
+    if (Object(response) !== response || typeof response.headers?.get !== "function" || !("body" in response)) {
+      throw codedError("invalid_input", "processResponse takes a fetch Response", "response");
+    }
+    if (response.bodyUsed) throw codedError("invalid_input", "the response's body has already been read", "response.body");
+    const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    const reader = response.body === null ? undefined : readerOf(response.body, "response.body");
+    let read = false;
+    try {
+      const first = reader ? await readToContent(reader) : [];
+      const streamed = STREAM_TYPES.some((t) => type.startsWith(t)) || (first.length > 0 && firstByte(first) !== 0x7b);
+      const result = streamed
+        ? await readStream(agent, reader, first, options?.onSpan)
+        : process(agent, await readText(reader, first), options);
+      read = true;
+      return result;
+    } finally {
+      // A body left half read (a bad agent, a chunk refused) is cancelled: the connection closes;
+      // cancelling one read to its end does nothing.
+      if (!read) reader?.cancel().catch(() => {});
+      try { reader?.releaseLock(); } catch { /* a pending read keeps the lock */ }
+    }
+  }
+
+  /** The result of a stream whose first chunks are `first` and the rest `reader`'s. */
+  async function readStream(agent, reader, first, onSpan) {
+    let acc;
+    try {
+      acc = new Accumulator({ agent, onSpan });
+    } catch (err) {
+      // The agent is processResponse's first argument, not an option of its own.
+      if (typeof err.path === "string" && err.path.startsWith("options.agent")) err.path = err.path.slice(8);
+      throw err;
+    }
+    try {
+      // A push the accumulator refuses (past a limit) ends the reading; its error is the answer.
+      let refused;
+      try {
+        for (const chunk of first) acc.push(chunk);
+        while (reader) {
+          let step;
+          try {
+            step = await reader.read();
+          } catch (err) {
+            acc.abort(String(err && err.message ? err.message : err));
+            break;
+          }
+          if (step.done) break;
+          acc.push(step.value);
+        }
+      } catch (err) {
+        refused = err;
+      }
+      acc.finish(); // sends the span, also when the result is an error
+      if (refused) throw refused;
+      return acc.result();
+    } finally {
+      acc.free();
+    }
+  }
+
+  return process
+    ? { Accumulator, streamEvents, AccumulatorStream, processResponse }
+    : { Accumulator, streamEvents, AccumulatorStream };
+}
+
+/** Content types of streamed responses; anything else is told by its first bytes. */
+const STREAM_TYPES = ["text/event-stream", "application/vnd.amazon.eventstream"];
+
+/** The reader of a ReadableStream, or `invalid_input` at `path` for anything else. */
+function readerOf(body, path) {
+  if (typeof body?.getReader !== "function") {
+    throw codedError("invalid_input", "expected a ReadableStream of bytes (a fetch Response's body)", path);
+  }
+  return body.getReader();
+}
+
+/** Whitespace that may come before a JSON body's first character. */
+const isBlank = (byte) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** Reads chunks until one holds a byte that is not blank (or the end); the chunks read. */
+async function readToContent(reader) {
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    chunks.push(value);
+    if (value.some((byte) => !isBlank(byte))) return chunks;
+  }
+}
+
+/** The first byte of `chunks` that is not blank. */
+function firstByte(chunks) {
+  for (const chunk of chunks) {
+    const byte = chunk.find((b) => !isBlank(b));
+    if (byte !== undefined) return byte;
+  }
+  return undefined;
+}
+
+/** The whole body as text: `first`, then the rest of `reader`. */
+async function readText(reader, first) {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const chunk of first) text += decoder.decode(chunk, { stream: true });
+  for (;;) {
+    const step = reader ? await reader.read() : { done: true };
+    if (step.done) return text + decoder.decode();
+    text += decoder.decode(step.value, { stream: true });
+  }
 }

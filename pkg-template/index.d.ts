@@ -1,7 +1,62 @@
-// The public types: everything wasm-bindgen declares from Rust, plus the JS classes and helpers.
-import type { AccumulatorOptions, FinalMessage, Result, StreamEvent, StreamFormat } from "./llm_wire.js";
-export * from "./llm_wire.js";
-export { default } from "./llm_wire.js";
+// The public types of `llm-wire` (the stream entry and the web entry re-export from here): the
+// shapes wasm-bindgen declares from Rust, the functions that come straight from the glue, and
+// the package's JS classes and helpers. The raw partial-JSON reader is not part of it.
+import type {
+  AccumulatorOptions,
+  Agent,
+  FinalMessage,
+  JsonValue,
+  PartialJsonOptions,
+  ProcessOptions,
+  Result,
+  StreamEvent,
+  StreamFormat,
+} from "./llm_wire.js";
+
+export type {
+  AccumulatorOptions,
+  Action,
+  Agent,
+  Block,
+  ContentPart,
+  FinalMessage,
+  FinishReason,
+  GenAiAttributes,
+  HttpRequest,
+  JsonValue,
+  Message,
+  Model,
+  ModelOptions,
+  Outcome,
+  PartialJsonOptions,
+  ProcessOptions,
+  Property,
+  PropertyList,
+  Bindings,
+  McpTool,
+  RequestOptions,
+  Result,
+  Span,
+  StreamError,
+  StreamEvent,
+  StreamFormat,
+  StructuredOptions,
+  Tool,
+  ToolCall,
+  ToolCallInput,
+  ToolDefinition,
+  Usage,
+} from "./llm_wire.js";
+export {
+  buildChatArgs,
+  buildRequest,
+  genAiAttributes,
+  parseStructuredOutput,
+  parseToolArguments,
+  process,
+  registerTool,
+  toMessage,
+} from "./llm_wire.js";
 
 /**
  * Raw SSE bytes in, normalised events and one final message out. Every error it throws is an
@@ -43,9 +98,12 @@ export declare class Accumulator {
 /** The last item of `streamEvents` and of an `AccumulatorStream`. */
 export interface FinalEvent { type: "final"; message: FinalMessage }
 
-/** Every event of a byte stream, then `{ type: "final", message }`. Frees its wasm object. */
+/**
+ * Every event of a byte stream, then `{ type: "final", message }`. Frees its wasm object. A
+ * `null` body (a response without one) throws `invalid_input`.
+ */
 export declare function streamEvents(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array> | null,
   options?: AccumulatorOptions,
 ): AsyncGenerator<StreamEvent | FinalEvent, void, undefined>;
 
@@ -55,3 +113,36 @@ export declare class AccumulatorStream extends TransformStream<Uint8Array | Arra
   /** The final message, once the stream has ended. */
   readonly message: FinalMessage | undefined;
 }
+
+/**
+ * §8's process for a `fetch` Response, streamed or not: read to its end, it resolves to what
+ * `process` gives for its body or `result()` for its stream, and `options.onSpan` receives the
+ * `process` span. Streamed when its content type is `text/event-stream` (or AWS's event stream),
+ * else when its first byte that is not blank is anything but `{`. Only in `llm-wire`: the stream
+ * entry has no `process` for a body that is not streamed.
+ */
+export declare function processResponse(agent: Agent, response: Response, options?: ProcessOptions): Promise<Result>;
+
+/**
+ * JSON text read in pieces (strings, or UTF-8 bytes split anywhere), and the value so far after
+ * each: strings grow, arrays and objects gain members, numbers and literals appear complete.
+ * Text that stops being JSON throws `invalid_json` (and every later call does); with `outputs`,
+ * a member that breaks them throws `validation_failed`. Unchanged subtrees keep their identity.
+ */
+export declare class PartialJson {
+  constructor(options?: PartialJsonOptions);
+  /** The value so far: `undefined` until something can be shown. */
+  readonly value: JsonValue | undefined;
+  /** Reads the next piece; the value so far (the same object when nothing changed). */
+  push(piece: string | Uint8Array): JsonValue | undefined;
+  /** Ends the text: the final value; throws when it is not complete JSON. */
+  finish(): JsonValue;
+  /** Frees the wasm reader now (the garbage collector would, later). */
+  free(): void;
+}
+
+/**
+ * What `text` shows so far, or its value when it is complete JSON; `undefined` when nothing can
+ * be shown yet. Throws `invalid_json` when the text cannot be the start of JSON.
+ */
+export declare function parsePartialJson(text: string, options?: PartialJsonOptions): JsonValue | undefined;

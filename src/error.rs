@@ -107,8 +107,7 @@ impl Error {
         Error::of(code, message.into(), None)
     }
 
-    /// One body for [`Error::new`] and [`Error::invalid_input`], whatever their arguments' types.
-    #[inline(never)]
+    /// What [`Error::new`] and [`Error::invalid_input`] build.
     fn of(code: ErrorCode, message: String, path: Option<String>) -> Self {
         ErrorFields { code, message, path, provider: None }.into()
     }

@@ -13,7 +13,7 @@
 
 // The npm package's module is built on nightly with `--cfg llw_speed` (the Makefile): the crate
 // is size-optimised, and the functions on the stream path are marked to be optimised for speed
-// (bench/FINDINGS.md §000000). Stable builds ignore the marks.
+// (bench/FINDINGS.md, "Build settings"). Stable builds ignore the marks.
 #![cfg_attr(llw_speed, feature(optimize_attribute))]
 
 pub mod accumulator;

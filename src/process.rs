@@ -1,7 +1,7 @@
 //! process and toMessage (§8): a non-streamed response body → the §8 result, or the normalised
 //! message, dispatched by provider and apiType (`docs/design.md`, "Dispatch").
 //!
-//! Chat, Anthropic and Responses bodies are replayed into the same `MessageBuilder` the stream
+//! Chat, Anthropic, Responses and Bedrock bodies are replayed into the same `MessageBuilder` the stream
 //! accumulator uses, so `to_message` of a body equals `Accumulator::finish` of its streamed form,
 //! and `process` is read off that message. Embeddings and images have no message form.
 
@@ -13,12 +13,13 @@ pub use span::{message_span, Span};
 use std::borrow::Cow;
 
 use crate::accumulator::MessageBuilder;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, ProviderDetail, Result};
 use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::json::{read_document, JsonError, JsonResult, Reader};
 use crate::model::{Agent, FinalMessage, ProcessResult};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
+use crate::providers::gemini::{self, Service};
+use crate::providers::{anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -66,6 +67,9 @@ pub(crate) enum Api {
     Responses,
     Embedding,
     Image,
+    Bedrock,
+    Gemini,
+    GeminiEmbedding,
 }
 
 impl Api {
@@ -75,6 +79,16 @@ impl Api {
     pub(crate) fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider == "anthropic" {
             return Ok(Api::Anthropic);
+        }
+        if agent.model.provider == "bedrock" {
+            return Ok(Api::Bedrock);
+        }
+        if Service::of(&agent.model.provider).is_some() {
+            return match agent.model.api_type.as_str() {
+                "" | "chat" => Ok(Api::Gemini),
+                "embedding" => Ok(Api::GeminiEmbedding),
+                other => Err(gemini::request::unsupported_api_type(other)),
+            };
         }
         match agent.model.api_type.as_str() {
             "" | "chat" => Ok(Api::Chat),
@@ -89,16 +103,33 @@ impl Api {
     }
 
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
-    /// or an `output` list, else chat).
+    /// or an `output` list; Bedrock's `output` object or `stopReason`, or AWS's error body, a
+    /// `message` string alone; Gemini's members or error shape, or an array of its chunks; else
+    /// chat).
     fn detect(text: &str) -> Result<Api> {
         let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
+        let (mut bedrock, mut message_only, mut members) = (false, false, 0);
+        let mut is_gemini = false;
         // What follows a value that is not an object is checked first: `[1] x` is not JSON.
         let is_object = read_document(text.as_bytes(), |r| {
             r.object(|r, key| {
+                members += 1;
                 match key {
                     b"type" => kind = Scalar::read(r)?,
                     b"object" => object = Scalar::read(r)?,
-                    b"output" => has_output = r.raw_non_null()?.is_some(),
+                    b"output" => match r.peek()? {
+                        crate::json::Kind::Object => bedrock = true,
+                        _ => has_output = r.raw_non_null()?.is_some(),
+                    },
+                    b"stopReason" => bedrock = true,
+                    b"message" => message_only = r.peek()? == crate::json::Kind::String,
+                    b"candidates" | b"promptFeedback" | b"usageMetadata" => is_gemini = true,
+                    b"error" => {
+                        r.object(|r, key| {
+                            is_gemini |= key == b"status" && r.peek()? == crate::json::Kind::String;
+                            Ok(())
+                        })?;
+                    }
                     _ => {}
                 }
                 Ok(())
@@ -106,9 +137,15 @@ impl Api {
         })
         .map_err(invalid_body)?;
         if !is_object {
+            // `streamGenerateContent` read whole is an array of chunks.
+            if text.trim_start().starts_with('[') {
+                return Ok(Api::Gemini);
+            }
             return Err(invalid_body(JsonError::not_an_object()));
         }
         Ok(match (kind.as_deref(), object.as_deref()) {
+            _ if is_gemini => Api::Gemini,
+            _ if bedrock || (message_only && members == 1) => Api::Bedrock,
             (Some("message" | "error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
             _ if has_output => Api::Responses,
@@ -130,7 +167,7 @@ pub(crate) fn read_body<'a>(
 }
 
 /// A body that is not JSON, or not an object.
-fn invalid_body(e: JsonError) -> Error {
+pub(crate) fn invalid_body(e: JsonError) -> Error {
     let message = if e.what == JsonError::not_an_object().what {
         "the response body is not a JSON object".to_owned()
     } else {
@@ -175,6 +212,7 @@ pub fn process_with<'a>(
     let outcome = (|| match Api::of(agent)? {
         Api::Embedding => openai_embeddings::response::EmbeddingBody::read(&text).map_err(invalid_body)?.result(),
         Api::Image => openai_images::response::ImageBody::read(&text).map_err(invalid_body)?.result(),
+        Api::GeminiEmbedding => gemini::embeddings::result(&text),
         api => {
             let (built, extra) = message_of(api, &text, provider_of(Some(agent)))?;
             result_of(agent, message.insert(built), extra)
@@ -191,7 +229,7 @@ pub fn process_with<'a>(
     outcome
 }
 
-/// The normalised message of a non-streamed chat, Responses or Anthropic body: the same shape
+/// The normalised message of a non-streamed chat, Responses, Anthropic or Bedrock body: the same shape
 /// and values `Accumulator::finish` gives for its streamed form, with `complete: true`.
 ///
 /// With an agent the API comes from it (`docs/design.md`, "Dispatch"); without one, from the
@@ -204,7 +242,7 @@ pub fn to_message<'a>(response: impl Into<ResponseBody<'a>>, agent: Option<&Agen
         Some(agent) => Api::of(agent)?,
         None => Api::detect(&text)?,
     };
-    if matches!(api, Api::Embedding | Api::Image) {
+    if matches!(api, Api::Embedding | Api::Image | Api::GeminiEmbedding) {
         return Err(Error::invalid_input(
             "agent.model.apiType",
             "embedding and image responses have no message form: use process",
@@ -225,6 +263,9 @@ struct Extra {
     refusal: Option<String>,
     /// The Responses SDK accessor `output_text`, when a recorded body carries it (§8.4).
     output_text: Option<String>,
+    /// Why there is no result although the body is no error body: a Gemini prompt refused
+    /// before any candidate.
+    failed: Option<Error>,
 }
 
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
@@ -234,17 +275,25 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             anthropic::response::MessageBody::read(text).map_err(invalid_body)?.feed(&mut b)?;
             Extra::default()
         }
+        Api::Bedrock => {
+            bedrock::response::ConverseBody::read(text).map_err(invalid_body)?.feed(&mut b)?;
+            Extra::default()
+        }
         Api::Responses => {
             let body = openai_responses::response::Response::read(text).map_err(invalid_body)?;
             let refusal = body.feed(&mut b)?;
-            Extra { refusal, output_text: body.output_text.as_deref().map(str::to_owned) }
+            Extra { refusal, output_text: body.output_text.as_deref().map(str::to_owned), failed: None }
+        }
+        Api::Gemini => {
+            gemini::response::feed(text, &mut b).map_err(invalid_body)??;
+            Extra::default()
         }
         _ => {
             let fed = openai_chat::response::Completion::read(text).map_err(invalid_body)?.feed(&mut b)?;
             if !fed.has_choices {
                 return Err(Error::new(ErrorCode::EmptyResponse, "the chat response has no choices"));
             }
-            Extra { refusal: fed.refusal, output_text: None }
+            Extra { refusal: fed.refusal, output_text: None, failed: None }
         }
     };
     // Every body ends as its stream does.
@@ -252,13 +301,22 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     b.done();
     // The builder also produced stream events; a body has no use for them.
     b.events.clear();
-    Ok((b.build(), extra))
+    let message = b.build();
+    let mut extra = extra;
+    if let (Api::Gemini, Some(error)) = (api, &message.error) {
+        let detail = ProviderDetail { kind: None, code: error.code.clone(), retryable: error.retryable == Some(true) };
+        extra.failed = Some(Error::provider(error.message.clone(), detail));
+    }
+    Ok((message, extra))
 }
 
 /// §8.1/§8.4/§8.5 read off the message: tool calls, else the text (JSON-parsed when the agent
 /// has outputs, the raw string when it does not parse), else a refusal's text. The calls or the
 /// text are moved out of the message, which is kept only for the span (that reads neither).
 fn result_of(agent: &Agent, message: &mut FinalMessage, extra: Extra) -> Result<ProcessResult> {
+    if let Some(failed) = extra.failed {
+        return Err(failed);
+    }
     if !message.tool_calls.is_empty() {
         return Ok(ProcessResult::ToolCalls(std::mem::take(&mut message.tool_calls)));
     }

@@ -1,8 +1,8 @@
 //! buildChatArgs, buildRequest and the gen_ai tracing attributes (§7): dispatch by provider and apiType.
 //!
-//! docs/design.md, "Dispatch": provider `anthropic` speaks Anthropic Messages; every other
-//! provider is OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding,
-//! image).
+//! docs/design.md, "Dispatch": provider `anthropic` speaks Anthropic Messages, `bedrock` the
+//! Bedrock Converse API, `google`, `gemini` and `vertex` Gemini; every other provider is
+//! OpenAI-compatible and chooses the API by `apiType` (chat, responses, embedding, image).
 
 mod gen_ai;
 mod http;
@@ -16,7 +16,8 @@ pub use http::{build_request, HttpRequest, RequestOptions};
 use crate::error::{Error, Result};
 use crate::json::Value;
 use crate::model::{Agent, Message};
-use crate::providers::{anthropic, openai_chat, openai_embeddings, openai_images, openai_responses};
+use crate::providers::gemini::{self, Service};
+use crate::providers::{anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses};
 
 /// The wire API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +27,12 @@ pub enum Api {
     OpenAiEmbeddings,
     OpenAiImages,
     Anthropic,
+    /// Amazon Bedrock Converse.
+    Bedrock,
+    /// Gemini's `generateContent`, on the Gemini API or Vertex AI.
+    Gemini,
+    /// Gemini's embedding methods.
+    GeminiEmbeddings,
 }
 
 impl Api {
@@ -34,6 +41,16 @@ impl Api {
     pub fn of(agent: &Agent) -> Result<Api> {
         if agent.model.provider() == "anthropic" {
             return Ok(Api::Anthropic);
+        }
+        if agent.model.provider() == "bedrock" {
+            return Ok(Api::Bedrock);
+        }
+        if Service::of(agent.model.provider()).is_some() {
+            return match agent.model.api_type() {
+                "chat" => Ok(Api::Gemini),
+                "embedding" => Ok(Api::GeminiEmbeddings),
+                other => Err(gemini::request::unsupported_api_type(other)),
+            };
         }
         match agent.model.api_type() {
             "chat" => Ok(Api::OpenAiChat),
@@ -71,13 +88,22 @@ pub(crate) fn write_chat_args(agent: &Agent, messages: &[Message]) -> Result<wir
     }
     let api = Api::of(agent)?;
     let mut body = wire::Fields::new();
-    body.str("model", &agent.model.id);
+    // Bedrock and Gemini name the model in the URL; their bodies have no `model` member.
+    if !matches!(api, Api::Bedrock | Api::Gemini | Api::GeminiEmbeddings) {
+        body.str("model", &agent.model.id);
+    }
     match api {
         Api::OpenAiChat => openai_chat::request::build(agent, messages, &mut body),
         Api::OpenAiResponses => openai_responses::request::build(agent, messages, &mut body),
         Api::OpenAiEmbeddings => openai_embeddings::request::build(agent, messages, &mut body),
         Api::OpenAiImages => openai_images::request::build(agent, messages, &mut body),
         Api::Anthropic => anthropic::request::build(agent, messages, &mut body),
+        Api::Bedrock => bedrock::request::build(agent, messages, &mut body),
+        Api::Gemini => gemini::request::build(agent, messages, &mut body),
+        Api::GeminiEmbeddings => {
+            let service = Service::of(agent.model.provider()).unwrap_or(Service::Gemini);
+            gemini::embeddings::build(agent, messages, service, &mut body)
+        }
     }?;
     Ok(body)
 }

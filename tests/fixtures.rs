@@ -9,7 +9,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{check_expect, pieces, random_cuts, STREAM_DIRS};
+use common::{check_expect, pieces, random_cuts, STREAM_DIRS, STREAM_EXTENSIONS};
 use llm_wire::{Accumulator, AccumulatorOptions, FinalMessage, Format, StreamEvent};
 use serde_json::Value;
 
@@ -48,7 +48,7 @@ fn fixtures_of(dirs: &[&str]) -> Vec<PathBuf> {
     for dir in dirs {
         for entry in fs::read_dir(root.join(dir)).unwrap() {
             let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "sse") {
+            if path.extension().is_some_and(|e| STREAM_EXTENSIONS.iter().any(|x| e == *x)) {
                 out.push(path);
             }
         }
@@ -173,6 +173,26 @@ fn every_openai_responses_fixture_gives_one_message_at_every_split() {
 }
 
 #[test]
+fn every_bedrock_fixture_matches_its_expectations() {
+    check_expectations("bedrock");
+}
+
+#[test]
+fn every_bedrock_fixture_gives_one_message_at_every_split() {
+    check_split_invariance("bedrock", true);
+}
+
+#[test]
+fn every_gemini_and_vertex_fixture_matches_its_expectations() {
+    check_expectations("gemini");
+}
+
+#[test]
+fn every_gemini_and_vertex_fixture_gives_one_message_at_every_split() {
+    check_split_invariance("gemini", true);
+}
+
+#[test]
 fn auto_detection_picks_the_format_of_every_stream_fixture() {
     for (dir, format) in STREAM_DIRS {
         for path in fixtures_of(&[dir]) {
@@ -185,7 +205,7 @@ fn auto_detection_picks_the_format_of_every_stream_fixture() {
 
 /// Fixture directories recorded for formats the crate does not read yet; their suites come
 /// with their readers, which take them off this list.
-const NOT_READ_YET: [&str; 3] = ["bedrock", "gemini", "vertex"];
+const NOT_READ_YET: [&str; 0] = [];
 
 #[test]
 fn every_fixture_directory_is_known_to_the_suites() {
@@ -195,8 +215,9 @@ fn every_fixture_directory_is_known_to_the_suites() {
         if !path.is_dir() {
             continue;
         }
-        let has_streams =
-            fs::read_dir(&path).unwrap().any(|e| e.unwrap().path().extension().is_some_and(|x| x == "sse"));
+        let has_streams = fs::read_dir(&path)
+            .unwrap()
+            .any(|e| e.unwrap().path().extension().is_some_and(|x| STREAM_EXTENSIONS.iter().any(|s| x == *s)));
         let dir = path.file_name().unwrap().to_string_lossy().into_owned();
         let run = common::format_of(&dir).is_some();
         assert!(!(run && NOT_READ_YET.contains(&dir.as_str())), "{dir} is read now: take it off NOT_READ_YET");
@@ -212,9 +233,13 @@ fn the_wasm_suite_embeds_every_stream_fixture() {
     let listed = fs::read_to_string(root.join("wasm_fixtures.rs")).unwrap();
     for path in fixtures_of(&STREAM_DIRS.iter().map(|(d, _)| *d).collect::<Vec<_>>()) {
         let stem = name(&path);
-        let stem = stem.trim_end_matches(".sse");
+        let (stem, extension) = stem.rsplit_once('.').unwrap();
         let has_expect = path.with_extension("expect.json").exists();
-        let entry = format!("fixture!(\"{stem}\", {has_expect})");
+        // An SSE entry names no extension; an event-stream one ends with `, eventstream`.
+        let entry = match extension {
+            "sse" => format!("fixture!(\"{stem}\", {has_expect})"),
+            other => format!("fixture!(\"{stem}\", {has_expect}, {other})"),
+        };
         assert!(listed.contains(&entry), "tests/wasm_fixtures.rs does not list {entry}");
     }
 }

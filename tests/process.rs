@@ -1,4 +1,4 @@
-//! The rules of `process` and `to_message` (§8, DESIGN.md §3), one test each, on small bodies
+//! The rules of `process` and `to_message` (§8; docs/design.md, "Dispatch"), one test each, on small bodies
 //! built for the rule, plus the `process` trace span and hostile input.
 
 use llm_wire::model::{Model, Property};

@@ -69,6 +69,7 @@ fn format_of(dir: &str) -> Format {
     match common::format_of(dir) {
         Some("anthropic") => Format::Anthropic,
         Some("openai-responses") => Format::OpenAiResponses,
+        Some("gemini") => Format::Gemini,
         _ => Format::OpenAiChat,
     }
 }

@@ -30,9 +30,18 @@ macro_rules! fixture {
     ($name:literal, false) => {
         Fixture { name: $name, body: include_bytes!(concat!("fixtures/", $name, ".sse")), expect: None }
     };
+    // Bedrock's binary AWS event streams.
+    ($name:literal, true, eventstream) => {
+        Fixture {
+            name: $name,
+            body: include_bytes!(concat!("fixtures/", $name, ".eventstream")),
+            expect: Some(include_str!(concat!("fixtures/", $name, ".expect.json"))),
+        }
+    };
 }
 
-/// Every `.sse` under `tests/fixtures/`; `fixtures.rs` checks this list stays complete.
+/// Every `.sse` and `.eventstream` under `tests/fixtures/`; `fixtures.rs` checks this list stays
+/// complete.
 const FIXTURES: &[Fixture] = &[
     fixture!("anthropic/gomodel-text-stream", true),
     fixture!("anthropic/pyd-redacted-thinking-stream", true),
@@ -44,9 +53,20 @@ const FIXTURES: &[Fixture] = &[
     fixture!("anthropic/vercel-thinking-signature-text", true),
     fixture!("anthropic/vercel-tool-use-input-json-delta", true),
     fixture!("azure-openai/vercel-model-router", true),
+    fixture!("bedrock/pyd-claude-reasoning-signature-stream", true, eventstream),
+    fixture!("bedrock/pyd-claude-redacted-reasoning-stream", true, eventstream),
+    fixture!("bedrock/pyd-nova-code-interpreter-stream", true, eventstream),
+    fixture!("bedrock/pyd-nova-text-stream", true, eventstream),
     fixture!("deepseek/pyd-thinking-stream", true),
     fixture!("deepseek/vercel-reasoning-tool-call", true),
     fixture!("deepseek/vercel-reasoning", true),
+    fixture!("gemini/pyd-function-call-no-args-signature-stream", true),
+    fixture!("gemini/pyd-function-call-single-chunk-stream", true),
+    fixture!("gemini/pyd-function-call-with-id-stream", true),
+    fixture!("gemini/pyd-text-stream-empty-final-part", true),
+    fixture!("gemini/pyd-text-stream", true),
+    fixture!("gemini/pyd-thinking-stream", true),
+    fixture!("gemini/vercel-text-signature-on-empty-part", true),
     fixture!("groq/gomodel-text-stream", true),
     fixture!("groq/pyd-error-event-mid-stream", true),
     fixture!("groq/vercel-tool-call", true),
@@ -76,6 +96,10 @@ const FIXTURES: &[Fixture] = &[
     fixture!("openrouter/pyd-stream-error-minimax", true),
     fixture!("openrouter/pyd-streaming-reasoning", true),
     fixture!("openrouter/pyd-web-search-annotations-stream", false),
+    fixture!("vertex/pyd-flex-tier-stream", true),
+    fixture!("vertex/vercel-no-args-then-streamed-args", true),
+    fixture!("vertex/vercel-streamed-args-array-no-terminal", true),
+    fixture!("vertex/vercel-streamed-function-call-args", true),
 ];
 
 fn json(value: &JsValue) -> Value {

@@ -372,6 +372,47 @@ impl MessageBuilder {
         Ok(())
     }
 
+    /// A signature on the current text block (Gemini's `thoughtSignature`). A block that has one
+    /// already, or none to put it on, gives way to a new empty text block that carries it: two
+    /// signed parts are never joined.
+    pub(crate) fn text_signature(&mut self, choice: u32, signature: &str) -> Result<()> {
+        if signature.is_empty() {
+            return Ok(());
+        }
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
+        let opens = state.break_block || !matches!(state.blocks.last(), Some(Block::Text { signature: None, .. }));
+        self.keep(signature.len() + if opens { ENTRY_BYTES } else { 0 })?;
+        let state = &mut self.choices[at];
+        state.break_block = false;
+        match state.blocks.last_mut() {
+            Some(Block::Text { signature: slot @ None, .. }) if !opens => *slot = Some(signature.to_owned()),
+            _ => state.blocks.push(Block::Text {
+                text: String::new(),
+                citations: None,
+                signature: Some(signature.to_owned()),
+            }),
+        }
+        Ok(())
+    }
+
+    /// A signature on the tool call begun last in `choice` (Gemini's `thoughtSignature` on a
+    /// `functionCall` part); nothing when the choice's last block is not a call.
+    pub(crate) fn tool_call_signature(&mut self, choice: u32, signature: &str) -> Result<()> {
+        if signature.is_empty() {
+            return Ok(());
+        }
+        let Some(at) = self.position(choice) else { return Ok(()) };
+        if !matches!(self.choices[at].blocks.last(), Some(Block::ToolCall { .. })) {
+            return Ok(());
+        }
+        self.keep(signature.len())?;
+        if let Some(Block::ToolCall { signature: slot, .. }) = self.choices[at].blocks.last_mut() {
+            *slot = Some(signature.to_owned());
+        }
+        Ok(())
+    }
+
     /// How many blocks `choice` has so far.
     pub(crate) fn block_count(&mut self, choice: u32) -> usize {
         self.existing(choice).map_or(0, |state| state.blocks.len())
@@ -732,9 +773,10 @@ impl MessageBuilder {
             match block {
                 Block::Text { text: t, .. } => text.push_str(t),
                 Block::Reasoning { text: t, .. } => reasoning.push_str(t),
-                Block::ToolCall { .. } => {
-                    if let Some(call) = calls.next().cloned() {
-                        *block = Block::tool_call(call);
+                // The call fills its block; a signature set on the block stays.
+                Block::ToolCall { id, name, arguments, .. } => {
+                    if let Some(call) = calls.next() {
+                        (*id, *name, *arguments) = (call.id.clone(), call.name.clone(), call.arguments.clone());
                     }
                 }
                 Block::Other { .. } => {}

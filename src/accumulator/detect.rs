@@ -1,5 +1,5 @@
 //! `format: "auto"`: the stream's format from its first event, by its `event:` name when it has
-//! one and by the shape of its data otherwise.
+//! one (an AWS event-stream message's `:event-type`) and by the shape of its data otherwise.
 
 use super::Format;
 use crate::json::{read_document, Kind};
@@ -20,6 +20,10 @@ struct Shape<'a> {
     error: bool,
     message: bool,
     sequence_number: bool,
+    /// A member only a Gemini chunk has: `candidates`, `promptFeedback` or `usageMetadata`.
+    gemini: bool,
+    /// An `error` object with a `status` string: Google's error shape.
+    google_error: bool,
 }
 
 impl<'a> Shape<'a> {
@@ -31,6 +35,18 @@ impl<'a> Shape<'a> {
                 let present = match key {
                     b"type" => return r.string().map(|kind| shape.kind = kind),
                     b"choices" => &mut shape.choices,
+                    b"candidates" | b"promptFeedback" | b"usageMetadata" => &mut shape.gemini,
+                    b"error" if r.peek()? == Kind::Object => {
+                        shape.error = true;
+                        return r
+                            .object(|r, key| {
+                                if key == b"status" && r.peek()? == Kind::String {
+                                    shape.google_error = true;
+                                }
+                                Ok(())
+                            })
+                            .map(|_| ());
+                    }
                     b"error" => &mut shape.error,
                     b"message" => &mut shape.message,
                     b"sequence_number" => &mut shape.sequence_number,
@@ -58,18 +74,39 @@ fn by_type(kind: &str) -> Option<Format> {
     }
 }
 
+/// The event types of Bedrock's streams: ConverseStream's, and InvokeModelWithResponseStream's
+/// `chunk`. They arrive as AWS event-stream messages, whose `:event-type` names them.
+fn is_bedrock_event(name: &str) -> bool {
+    matches!(
+        name,
+        "messageStart"
+            | "contentBlockStart"
+            | "contentBlockDelta"
+            | "contentBlockStop"
+            | "messageStop"
+            | "metadata"
+            | "chunk"
+    )
+}
+
 /// The format of the stream whose first event is `event`. OpenAI Chat when nothing says
 /// otherwise: it is the format of every OpenAI-compatible server.
 pub(crate) fn detect(event: &SseEvent<'_>) -> Format {
     if let Some(format) = by_type(event.event) {
         return format;
     }
+    if is_bedrock_event(event.event) {
+        return Format::Bedrock;
+    }
     let Some(shape) = Shape::read(event.data) else {
         return Format::OpenAiChat; // `[DONE]`, or a malformed first chunk
     };
-    let Shape { kind, choices, error, message, sequence_number } = shape;
+    let Shape { kind, choices, error, message, sequence_number, gemini, google_error } = shape;
     if choices {
         return Format::OpenAiChat;
+    }
+    if gemini || (google_error && kind.is_none()) {
+        return Format::Gemini;
     }
     match kind.as_deref() {
         Some(kind) => match by_type(kind) {
@@ -117,6 +154,14 @@ mod tests {
     }
 
     #[test]
+    fn a_bedrock_event_type_names_the_bedrock_format_whatever_its_data() {
+        for name in ["messageStart", "contentBlockDelta", "contentBlockStart", "metadata", "chunk"] {
+            assert_eq!(of(name, r#"{"choices":[]}"#), Format::Bedrock, "{name}");
+        }
+        assert_eq!(of("MessageStart", "{}"), Format::OpenAiChat, "event types are case-sensitive");
+    }
+
+    #[test]
     fn the_event_name_wins_over_the_data() {
         assert_eq!(of("message_start", "{}"), Format::Anthropic);
         assert_eq!(of("response.created", "not json"), Format::OpenAiResponses);
@@ -127,5 +172,18 @@ mod tests {
         assert_eq!(of("message", "[DONE]"), Format::OpenAiChat);
         assert_eq!(of("message", "{oops"), Format::OpenAiChat);
         assert_eq!(of("message", r#"{"object":"chat.completion.chunk","choices":[]}"#), Format::OpenAiChat);
+    }
+
+    #[test]
+    fn a_gemini_chunk_or_a_google_error_is_gemini() {
+        assert_eq!(of("message", r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}]}"#), Format::Gemini);
+        assert_eq!(of("message", r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#), Format::Gemini);
+        assert_eq!(of("message", r#"{"usageMetadata":{"trafficType":"ON_DEMAND"}}"#), Format::Gemini);
+        assert_eq!(
+            of("message", r#"{"error":{"code":429,"message":"x","status":"RESOURCE_EXHAUSTED"}}"#),
+            Format::Gemini
+        );
+        assert_eq!(of("message", r#"{"error":{"code":429,"message":"x","status":429}}"#), Format::OpenAiChat);
+        assert_eq!(of("message", r#"{"candidates":null,"choices":[]}"#), Format::OpenAiChat);
     }
 }

@@ -1,5 +1,8 @@
-//! The streaming accumulator: raw SSE bytes of any supported format in, normalised events and
-//! one final message out.
+//! The streaming accumulator: raw streamed bytes of any supported format in, normalised events
+//! and one final message out.
+//!
+//! Bytes go through a framing ([`crate::framing`]: SSE, a streamed JSON array or AWS event-stream
+//! messages, detected from the first bytes) and each frame to its format's decoder.
 
 mod builder;
 mod detect;
@@ -9,9 +12,12 @@ mod tool_calls;
 pub(crate) use builder::{MessageBuilder, ReasoningDetail, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};
 use crate::model::{ErrorInfo, FinalMessage, Outcome, StreamEvent};
-use crate::providers::{anthropic, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled};
-use crate::sse::{SseDecoder, SseEvent};
+use crate::providers::{
+    anthropic, bedrock, gemini, invalid_chunk, openai_chat, openai_responses, repair_lone_surrogates, Handled,
+};
+use crate::sse::SseEvent;
 use crate::Limits;
 
 /// The wire format of a stream.
@@ -26,16 +32,24 @@ pub enum Format {
     Anthropic,
     /// OpenAI Responses API.
     OpenAiResponses,
+    /// Amazon Bedrock: ConverseStream, or InvokeModelWithResponseStream (whose chunks carry
+    /// another format's events), in AWS event-stream messages.
+    Bedrock,
+    /// Gemini's `streamGenerateContent` (the Gemini API and Vertex AI), SSE or a JSON array.
+    Gemini,
 }
 
 impl Format {
-    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`).
+    /// Parses the JS name (`"auto"`, `"openai-chat"`, `"anthropic"`, `"openai-responses"`,
+    /// `"bedrock"`, `"gemini"`).
     pub fn from_name(name: &str) -> Option<Format> {
         match name {
             "auto" => Some(Format::Auto),
             "openai-chat" => Some(Format::OpenAiChat),
             "anthropic" => Some(Format::Anthropic),
             "openai-responses" => Some(Format::OpenAiResponses),
+            "bedrock" => Some(Format::Bedrock),
+            "gemini" => Some(Format::Gemini),
             _ => None,
         }
     }
@@ -46,6 +60,8 @@ impl Format {
             Format::OpenAiChat => "openai-chat",
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
+            Format::Bedrock => "bedrock",
+            Format::Gemini => "gemini",
         }
     }
 }
@@ -66,6 +82,12 @@ enum Decoder {
     Chat(openai_chat::ChatStream),
     Anthropic(anthropic::AnthropicStream),
     Responses(openai_responses::ResponsesStream),
+    /// Bedrock, before its first event says which of its two streams it is.
+    BedrockPending,
+    Converse(bedrock::ConverseStream),
+    /// InvokeModelWithResponseStream: each chunk's bytes are an event for the inner decoder.
+    Invoke(Box<Decoder>),
+    Gemini(gemini::GeminiStream),
 }
 
 /// Raw streamed bytes in, normalised events and one final message out.
@@ -85,7 +107,7 @@ enum Decoder {
 /// assert!(message.complete);
 /// ```
 pub struct Accumulator {
-    sse: SseDecoder,
+    frames: FrameDecoder,
     builder: MessageBuilder,
     decoder: Decoder,
     /// A fatal error (a limit): further input is refused with it.
@@ -100,7 +122,7 @@ impl Accumulator {
             format => new_decoder(format),
         };
         Accumulator {
-            sse: SseDecoder::new(&options.limits),
+            frames: FrameDecoder::new(&options.limits),
             builder: MessageBuilder::new(options.limits, options.provider),
             decoder,
             failed: None,
@@ -115,7 +137,15 @@ impl Accumulator {
             Decoder::Chat(_) => Format::OpenAiChat,
             Decoder::Anthropic(_) => Format::Anthropic,
             Decoder::Responses(_) => Format::OpenAiResponses,
+            Decoder::BedrockPending | Decoder::Converse(_) | Decoder::Invoke(_) => Format::Bedrock,
+            Decoder::Gemini(_) => Format::Gemini,
         }
+    }
+
+    /// Whether the stream is binary (AWS event-stream messages, by its format or its first
+    /// bytes): text, such as a JS string's UTF-8, cannot carry it.
+    pub fn is_binary(&self) -> bool {
+        self.format() == Format::Bedrock || self.frames.framing() == Some(Framing::EventStream)
     }
 
     /// Feeds the next bytes, split anywhere, and returns the events they complete.
@@ -127,8 +157,8 @@ impl Accumulator {
     pub fn push(&mut self, chunk: &[u8]) -> Result<&[StreamEvent]> {
         self.ready()?;
         self.builder.events.clear();
-        let Accumulator { sse, builder, decoder, .. } = self;
-        let outcome = sse.feed(chunk, &mut |event| on_event(decoder, builder, &event));
+        let Accumulator { frames, builder, decoder, .. } = self;
+        let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
         self.settle(outcome);
         Ok(&self.builder.events)
     }
@@ -148,8 +178,13 @@ impl Accumulator {
         }
         self.flushed = true;
         if self.failed.is_none() {
-            let Accumulator { sse, builder, decoder, .. } = self;
-            let outcome = sse.finish(&mut |event| on_event(decoder, builder, &event));
+            let Accumulator { frames, builder, decoder, .. } = self;
+            let outcome = frames.finish(&mut |frame| on_frame(decoder, builder, &frame));
+            self.settle(outcome);
+        }
+        // What a Gemini stream holds until a candidate ends (a streamed call, its metadata).
+        if let (None, Decoder::Gemini(gemini)) = (&self.failed, &mut self.decoder) {
+            let outcome = gemini.flush(&mut self.builder);
             self.settle(outcome);
         }
         let outcome = self.builder.flush();
@@ -206,7 +241,53 @@ fn new_decoder(format: Format) -> Decoder {
     match format {
         Format::Anthropic => Decoder::Anthropic(anthropic::AnthropicStream::default()),
         Format::OpenAiResponses => Decoder::Responses(openai_responses::ResponsesStream::default()),
+        Format::Bedrock => Decoder::BedrockPending,
+        Format::Gemini => Decoder::Gemini(gemini::GeminiStream::default()),
         _ => Decoder::Chat(openai_chat::ChatStream::default()),
+    }
+}
+
+/// One frame: an event goes to its format's decoder; a failure the framing itself reports (an
+/// AWS event-stream exception or error message) becomes the stream's error.
+#[cfg_attr(llw_speed, optimize(speed))]
+fn on_frame(decoder: &mut Decoder, builder: &mut MessageBuilder, frame: &Frame<'_>) -> Result<()> {
+    match frame.kind {
+        FrameKind::Event => on_event(decoder, builder, &SseEvent { event: frame.name, data: frame.data, id: b"" }),
+        FrameKind::Exception | FrameKind::Error => {
+            // Only AWS event streams carry these: a stream that fails at once is still Bedrock's.
+            if let Decoder::Pending = decoder {
+                *decoder = Decoder::BedrockPending;
+            }
+            builder.error(framing_error(frame))
+        }
+    }
+}
+
+/// The error an event-stream exception or error message reports: its type (or code) as the
+/// code, its message (an exception's JSON `message`) as the message, retryable when AWS
+/// documents the exception as transient (throttling, service unavailable, internal server,
+/// model stream error, model not ready, model timeout).
+fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
+    let message = match frame.kind {
+        FrameKind::Error => Some(frame.message.to_owned()),
+        _ => crate::json::read_document(frame.data, |r| {
+            let mut message = None;
+            r.object(|r, key| {
+                if key.eq_ignore_ascii_case(b"message") {
+                    message = r.scalar()?.map(|m| m.into_owned());
+                }
+                Ok(())
+            })?;
+            Ok(message)
+        })
+        .ok()
+        .flatten(),
+    };
+    ErrorInfo {
+        message: message.filter(|m| !m.is_empty()).unwrap_or_else(|| frame.name.to_owned()),
+        code: Some(frame.name.to_owned()),
+        outcome: Outcome::Determinate,
+        retryable: Some(bedrock::is_retryable_exception(frame.name)),
     }
 }
 
@@ -228,10 +309,34 @@ fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
     if let Decoder::Pending = decoder {
         *decoder = new_decoder(detect::detect(event));
     }
+    if let Decoder::BedrockPending = decoder {
+        *decoder = match event.event {
+            "chunk" => Decoder::Invoke(Box::new(Decoder::Pending)),
+            _ => Decoder::Converse(bedrock::ConverseStream::default()),
+        };
+    }
     match decoder {
         Decoder::Chat(chat) => chat.event(event, builder),
         Decoder::Anthropic(anthropic) => anthropic.event(event, builder),
         Decoder::Responses(responses) => responses.event(event, builder),
-        Decoder::Pending => Ok(Handled::Done),
+        Decoder::Converse(converse) => converse.event(event, builder),
+        Decoder::Invoke(inner) => invoke_chunk(inner, builder, event),
+        Decoder::Gemini(gemini) => gemini.event(event, builder),
+        Decoder::Pending | Decoder::BedrockPending => Ok(Handled::Done),
     }
+}
+
+/// An InvokeModelWithResponseStream `chunk`: its base64 `bytes` are one event of the model's own
+/// format, read by the inner decoder (detected from the first chunk) as if it had arrived alone.
+/// Any other event of that stream carries nothing to read.
+fn invoke_chunk(inner: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<Handled> {
+    if event.event != "chunk" {
+        return Ok(Handled::Done);
+    }
+    match bedrock::chunk_bytes(event.data) {
+        Ok(Some(bytes)) => on_event(inner, builder, &SseEvent { event: "message", data: &bytes, id: b"" })?,
+        Ok(None) => {}
+        Err(err) => builder.error(invalid_chunk(&err))?,
+    }
+    Ok(Handled::Done)
 }

@@ -1,4 +1,4 @@
-//! The public data shapes of docs/design.md: what goes in (agent, messages) and what comes out
+//! The public data shapes (docs/design.md, "Inputs" and "The public API"): what goes in (agent, messages) and what comes out
 //! (stream events, the final message, usage, results).
 
 pub mod agent;

@@ -2,6 +2,8 @@
 //! (lenient scalar reading, provider error classification) are here.
 
 pub mod anthropic;
+pub mod bedrock;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_embeddings;
 pub mod openai_images;
@@ -126,6 +128,13 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "rate_limit_exceeded"
             | "timeout"
             | "timeout_error"
+            // AWS event-stream exceptions (Bedrock) that AWS documents as worth retrying.
+            | "throttlingException"
+            | "serviceUnavailableException"
+            | "internalServerException"
+            | "modelStreamErrorException"
+            | "modelNotReadyException"
+            | "modelTimeoutException"
     )
 }
 

@@ -2,8 +2,10 @@
 //! returned as a map so callers attach them to their own span.
 
 use crate::json::value::parse_value;
+use crate::json::write::WriteJson;
 use crate::json::Value;
 use crate::model::Agent;
+use crate::providers::gemini::{convert_usage, Service};
 use crate::request::wire::{text, to_value, Array, Fields};
 use crate::request::Api;
 
@@ -23,6 +25,8 @@ fn is_option(key: &str) -> bool {
             | "text"
             | "stream"
             | "stream_options"
+            | "toolConfig"
+            | "outputConfig"
     )
 }
 
@@ -33,6 +37,14 @@ fn convention_name(key: &str) -> Option<&'static str> {
         "stop" | "stop_sequences" => Some("stop_sequences"),
         "n" => Some("choice.count"),
         "encoding_format" => Some("encoding_formats"),
+        // Bedrock's `inferenceConfig` and Gemini's `generationConfig` names.
+        "maxTokens" | "maxOutputTokens" => Some("max_tokens"),
+        "stopSequences" => Some("stop_sequences"),
+        "topP" => Some("top_p"),
+        "topK" => Some("top_k"),
+        "presencePenalty" => Some("presence_penalty"),
+        "frequencyPenalty" => Some("frequency_penalty"),
+        "candidateCount" => Some("choice.count"),
         _ => None,
     }
 }
@@ -54,7 +66,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => "chat",
     };
     attributes.str("gen_ai.operation.name", operation);
-    attributes.str("gen_ai.provider.name", agent.model.provider());
+    attributes.str("gen_ai.provider.name", provider_name(agent.model.provider()));
     attributes.str("gen_ai.request.model", &agent.model.id);
     if agent.has_outputs() {
         attributes.str("gen_ai.output.type", "json");
@@ -69,7 +81,12 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
         _ => request,
     };
     if let Value::Object(body) = request {
-        for (key, value) in body.iter().filter(|(key, _)| is_option(key)) {
+        // Bedrock's options are inside `inferenceConfig`, Gemini's inside `generationConfig`.
+        let nested = ["inferenceConfig", "generationConfig"];
+        let options =
+            body.iter().filter(|(key, v)| is_option(key) && !(nested.contains(&key.as_str()) && v.is_object()));
+        let inner = nested.iter().filter_map(|key| body.get(*key).and_then(Value::as_object)).flatten();
+        for (key, value) in options.chain(inner) {
             let attribute = format!("gen_ai.request.{}", convention_name(key).unwrap_or(key));
             match value {
                 // The conventions define these as arrays.
@@ -89,6 +106,17 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
     attributes.finish()
 }
 
+/// The semantic conventions' name of a provider: `gcp.gemini` and `gcp.vertex_ai` for
+/// Gemini's services, the provider as given for the others.
+fn provider_name(provider: &str) -> &str {
+    match Service::of(provider) {
+        Some(Service::Gemini) => "gcp.gemini",
+        Some(Service::Vertex) => "gcp.vertex_ai",
+        None if provider == "bedrock" => "aws.bedrock",
+        None => provider,
+    }
+}
+
 /// OpenTelemetry attribute values: scalars, or arrays of scalars.
 fn is_attribute_value(value: &Value) -> bool {
     match value {
@@ -99,10 +127,16 @@ fn is_attribute_value(value: &Value) -> bool {
 }
 
 fn add_response(attributes: &mut Fields, response: &Value) {
-    for &key in &["id", "model"] {
-        if let Some(text) = response.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+    // Gemini's body names them `responseId` and `modelVersion`.
+    for (key, gemini_key) in [("id", "responseId"), ("model", "modelVersion")] {
+        let text = response.get(key).or_else(|| response.get(gemini_key)).and_then(Value::as_str);
+        if let Some(text) = text.filter(|s| !s.is_empty()) {
             attributes.str(&format!("gen_ai.response.{key}"), text);
         }
+    }
+    if let Some(usage) = response.get("usageMetadata").and_then(|u| convert_usage(&u.to_json_text())) {
+        attributes.value("gen_ai.usage.input_tokens", &Value::from(usage.input_tokens));
+        attributes.value("gen_ai.usage.output_tokens", &Value::from(usage.output_tokens));
     }
     if let Some(usage) = response.get("usage").filter(|u| u.is_object()) {
         for (attribute, keys) in &[
@@ -122,17 +156,18 @@ fn add_response(attributes: &mut Fields, response: &Value) {
 
 /// The first of the finish reason keys `value` has as a string, as JSON text.
 fn reason_of(value: &Value) -> Option<String> {
-    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason"]
+    ["finish_reason", "rawFinishReason", "finishReason", "stop_reason", "stopReason"]
         .iter()
         .find_map(|k| value.get(k).and_then(Value::as_str))
         .map(text)
 }
 
-/// Chat `choices[].finish_reason`, Anthropic `stop_reason`, a Responses `status` (or its
-/// incomplete reason), or a `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
+/// Chat `choices[].finish_reason`, Gemini `candidates[].finishReason`, Anthropic
+/// `stop_reason`, Bedrock `stopReason`, a Responses `status` (or its incomplete reason), or a
+/// `FinalMessage`'s raw (else normalised) finish reason; as JSON text.
 fn finish_reasons(response: &Value) -> Array {
     let mut reasons = Array::new();
-    if let Some(Value::Array(choices)) = response.get("choices") {
+    if let Some(Value::Array(choices)) = response.get("choices").or_else(|| response.get("candidates")) {
         for choice in choices {
             if let Some(reason) = reason_of(choice) {
                 reasons.push(reason);

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
 use crate::model::{Agent, Message};
+use crate::providers::gemini::{self, Service};
 
 /// The `anthropic-version` header every Anthropic request carries.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -25,10 +26,16 @@ pub struct RequestOptions {
     /// Extra headers, sent last; one with the name of a built header (any case) replaces it.
     /// In a browser calling Anthropic directly, `anthropic-dangerous-direct-browser-access`.
     pub headers: Vec<(String, String)>,
+    /// The cloud region: Bedrock's runtime (`us-east-1`), Vertex AI's location (`us-central1`,
+    /// `global` when not given).
+    pub region: Option<String>,
+    /// The cloud project: Vertex AI's project id.
+    pub project: Option<String>,
 }
 
 impl RequestOptions {
-    /// Reads `{baseUrl?, apiKey?, stream?, headers?}`; `null` or absent is all defaults. Errors name `options.…`.
+    /// Reads `{baseUrl?, apiKey?, stream?, headers?, region?, project?}`; `null` or absent is all
+    /// defaults. Errors name `options.…`.
     pub fn from_json(value: &Value) -> Result<RequestOptions> {
         let map = match value {
             Value::Null => return Ok(RequestOptions::default()),
@@ -36,7 +43,7 @@ impl RequestOptions {
             _ => {
                 return Err(Error::invalid_input(
                     "options",
-                    "expected an object {baseUrl?, apiKey?, stream?, headers?}",
+                    "expected an object {baseUrl?, apiKey?, stream?, headers?, region?, project?}",
                 ))
             }
         };
@@ -58,7 +65,13 @@ impl RequestOptions {
             }
             Some(_) => return Err(Error::invalid_input("options.headers", "expected an object of strings")),
         }
-        for (key, slot) in [("baseUrl", &mut options.base_url), ("apiKey", &mut options.api_key)] {
+        let slots = [
+            ("baseUrl", &mut options.base_url),
+            ("apiKey", &mut options.api_key),
+            ("region", &mut options.region),
+            ("project", &mut options.project),
+        ];
+        for (key, slot) in slots {
             match map.get(key) {
                 None | Some(Value::Null) => {}
                 Some(Value::String(s)) => *slot = (!s.is_empty()).then(|| s.clone()),
@@ -129,35 +142,148 @@ fn endpoint(api: Api) -> &'static str {
         Api::OpenAiEmbeddings => "/embeddings",
         Api::OpenAiImages => "/images/generations",
         Api::Anthropic => "/messages",
+        // Gemini's URL names the model and the method: `gemini_url`.
+        Api::Gemini | Api::GeminiEmbeddings => "",
+        Api::Bedrock => "/converse",
     }
 }
 
+/// Bedrock's URL: the runtime of `options.region` (or `baseUrl`), then
+/// `/model/{modelId}/converse` or `/converse-stream`, the model id percent-encoded (inference
+/// profile ids have `:`, ARNs `:` and `/`).
+fn bedrock_url(agent: &Agent, options: &RequestOptions) -> Result<String> {
+    let base = match (&options.base_url, &options.region) {
+        (Some(base), _) => base.trim_end_matches('/').to_owned(),
+        (None, Some(region)) => {
+            url_safe(region, "region", &[])?;
+            format!("https://bedrock-runtime.{region}.amazonaws.com")
+        }
+        (None, None) => {
+            return Err(Error::invalid_input(
+                "options.region",
+                "provider `bedrock` needs a region (us-east-1, ...) or a baseUrl",
+            ))
+        }
+    };
+    let action = if options.stream { "converse-stream" } else { "converse" };
+    Ok(format!("{base}/model/{}/{action}", percent_encode(&agent.model.id)))
+}
+
+/// Every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as `%XX`, as
+/// `encodeURIComponent` writes a path segment.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The Gemini API's root.
+const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
+
+/// A `region` or `project` that goes into a URL: letters, digits and `-` (a project may also
+/// have `.` and `:`, as domain-scoped ones do).
+fn url_safe(value: &str, key: &str, extra: &[char]) -> Result<()> {
+    if value.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || extra.contains(&c)) {
+        return Ok(());
+    }
+    Err(Error::invalid_input(
+        wire::field("options", key),
+        format!("{key} {} is not a name that goes in a URL", crate::json::write::quoted(value)),
+    ))
+}
+
+/// The URL of a Gemini request: `{root}/{model}:{method}`. The root is the Gemini API's, or
+/// for Vertex AI `https://{region}-aiplatform.googleapis.com/v1` (`global`:
+/// `aiplatform.googleapis.com`) followed by `projects/{project}/locations/{region}`; `baseUrl`
+/// replaces the address, and on Vertex AI without a project names the whole root (as express
+/// mode's `.../v1` does). The model is `publishers/google/models/{id}` on Vertex AI unless it
+/// names a resource itself.
+fn gemini_url(
+    agent: &Agent,
+    messages: &[Message],
+    api: Api,
+    service: Service,
+    options: &RequestOptions,
+) -> Result<String> {
+    let method = match api {
+        Api::GeminiEmbeddings => gemini::embeddings::method(service, messages),
+        _ if options.stream => "streamGenerateContent?alt=sse",
+        _ => "generateContent",
+    };
+    let id = &agent.model.id;
+    let given = options.base_url.as_deref().map(|base| base.trim_end_matches('/'));
+    let resource = match service {
+        Service::Gemini => format!("{}/{}", given.unwrap_or(GEMINI_BASE_URL), gemini::request::resource(id)),
+        Service::Vertex => {
+            let region = options.region.as_deref().unwrap_or("global");
+            url_safe(region, "region", &[])?;
+            let root = match given {
+                Some(base) => base.to_owned(),
+                None if region == "global" => "https://aiplatform.googleapis.com/v1".to_owned(),
+                None => format!("https://{region}-aiplatform.googleapis.com/v1"),
+            };
+            let model = if id.contains('/') { id.clone() } else { format!("publishers/google/models/{id}") };
+            match (options.project.as_deref(), given) {
+                _ if id.starts_with("projects/") => format!("{root}/{id}"),
+                (Some(project), _) => {
+                    url_safe(project, "project", &['.', ':'])?;
+                    format!("{root}/projects/{project}/locations/{region}/{model}")
+                }
+                (None, Some(_)) => format!("{root}/{model}"),
+                (None, None) => {
+                    return Err(Error::invalid_input(
+                        "options.project",
+                        "Vertex AI needs the project (and the region, `global` when not given), or a baseUrl",
+                    ))
+                }
+            }
+        }
+    };
+    Ok(format!("{resource}:{method}"))
+}
+
 /// The body of [`build_chat_args`](crate::build_chat_args) with the URL, `POST` and headers:
-/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`),
-/// `User-Agent`, and for streaming `stream: true` (OpenAI Chat also asks for usage in the last
-/// chunk).
+/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`; a Bedrock
+/// API key as Bearer too, while SigV4 signing is left to a signing library), `User-Agent`, and
+/// for streaming `stream: true` (OpenAI Chat also asks for usage in the last chunk; Bedrock
+/// streams from its own endpoint instead).
 pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
     let mut body = write_chat_args(agent, messages)?;
     let api = Api::of(agent)?;
     let provider = agent.model.provider();
-    let base = match options.base_url.as_deref() {
-        Some(base) => base,
-        None => default_base_url(provider).ok_or_else(|| {
-            Error::invalid_input(
-                "options.baseUrl",
-                format!("provider `{provider}` has no default address: give a baseUrl"),
-            )
-        })?,
+    let gemini = Service::of(provider);
+    let url = match gemini {
+        Some(service) => gemini_url(agent, messages, api, service, options)?,
+        None if api == Api::Bedrock => bedrock_url(agent, options)?,
+        None => {
+            let base = match options.base_url.as_deref() {
+                Some(base) => base,
+                None => default_base_url(provider).ok_or_else(|| {
+                    Error::invalid_input(
+                        "options.baseUrl",
+                        format!("provider `{provider}` has no default address: give a baseUrl"),
+                    )
+                })?,
+            };
+            format!("{}{}", base.trim_end_matches('/'), endpoint(api))
+        }
     };
-    let url = format!("{}{}", base.trim_end_matches('/'), endpoint(api));
 
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut header = |name: &str, value: &str| headers.push((name.to_owned(), value.to_owned()));
     header("Content-Type", "application/json");
     if let Some(key) = &options.api_key {
-        match (api, provider) {
+        match (api, gemini) {
             (Api::Anthropic, _) => header("x-api-key", key),
-            (_, "azure") => header("api-key", key),
+            (_, Some(Service::Gemini)) => header("x-goog-api-key", key),
+            _ if provider == "azure" => header("api-key", key),
+            // Vertex AI takes an access token (or an API key) as a bearer token.
             _ => header("Authorization", &format!("Bearer {key}")),
         }
     }
@@ -167,11 +293,19 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
     header("User-Agent", USER_AGENT);
 
     if options.stream {
-        if api == Api::OpenAiEmbeddings {
+        if matches!(api, Api::OpenAiEmbeddings | Api::GeminiEmbeddings) {
             return Err(Error::invalid_input("options.stream", "embedding requests cannot be streamed"));
         }
-        header("Accept", "text/event-stream");
-        body.bool("stream", true);
+        if api == Api::Bedrock {
+            // The stream is chosen by the endpoint, and comes as AWS event-stream messages.
+            header("Accept", "application/vnd.amazon.eventstream");
+        } else {
+            header("Accept", "text/event-stream");
+        }
+        // Gemini streams by its URL (`streamGenerateContent`), Bedrock by its endpoint.
+        if !matches!(api, Api::Gemini | Api::Bedrock) {
+            body.bool("stream", true);
+        }
         if api == Api::OpenAiChat {
             // Without it OpenAI Chat streams carry no usage at all. Only `additionalProperties`
             // can have set `stream_options`; a value that is not an object is left as it is.

@@ -16,7 +16,7 @@ use crate::process::message_span;
 #[wasm_bindgen(typescript_custom_section)]
 const STREAM_TYPES: &'static str = r#"
 /** The provider's wire format of a stream; `"auto"` detects it from the first event. */
-export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses";
+export type StreamFormat = "auto" | "openai-chat" | "anthropic" | "openai-responses" | "bedrock" | "gemini";
 /** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
 export interface Span { name: "process"; attributes: { [name: string]: string | number | string[] } }
 /** Options of `new Accumulator(...)`. Limits are in bytes (see the README for the defaults). */
@@ -143,6 +143,15 @@ impl JsAccumulator {
         let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
             inner.push(copy_into(&mut self.scratch, array, &self.length_key)?)
         } else if let Some(text) = chunk.as_string() {
+            // A string is text: an AWS event stream's bytes do not survive becoming one. Its
+            // first byte, the high byte of a message length, is zero.
+            if inner.is_binary() || (inner.format() == Format::Auto && text.starts_with('\0')) {
+                return Err(Error::invalid_input(
+                    "chunk",
+                    "a Bedrock stream is binary (AWS event stream): push its bytes as a Uint8Array, not a string",
+                )
+                .into());
+            }
             inner.push(text.as_bytes())
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             let array = Uint8Array::new(buffer).map_err(|_| unreadable_chunk())?;
@@ -228,8 +237,7 @@ impl JsAccumulator {
     }
 }
 
-/// A new core accumulator: one body for the constructor and `final_message`'s fallback.
-#[inline(never)]
+/// A new core accumulator, for the constructor and `final_message`'s fallback.
 fn open(options: AccumulatorOptions) -> Accumulator {
     Accumulator::new(options)
 }
@@ -297,7 +305,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
                     [
                         "unknown format ",
                         &crate::json::write::quoted(name),
-                        ": use auto, openai-chat, anthropic or openai-responses",
+                        ": use auto, openai-chat, anthropic, openai-responses, bedrock or gemini",
                     ]
                     .concat(),
                 )
@@ -442,7 +450,8 @@ mod tests {
     fn bad_options_name_the_option_in_the_message_and_the_path() {
         let error = |options: JsValue| JsAccumulator::new(options).err().unwrap();
         let bad_format = error(js(r#"{"format": "x\"ml"}"#));
-        let expected = r#"unknown format "x\"ml": use auto, openai-chat, anthropic or openai-responses"#;
+        let expected =
+            r#"unknown format "x\"ml": use auto, openai-chat, anthropic, openai-responses, bedrock or gemini"#;
         assert_eq!(field(&bad_format, "message"), expected);
         assert_eq!(field(&bad_format, "path"), "options.format");
         let bad_limit = error(js(r#"{"maxEventBytes": 0}"#));

@@ -47,7 +47,6 @@ pub(crate) fn string_argument(value: JsValue, path: &str) -> Result<String, JsVa
 
 /// The `agent` argument of an export, read by the core's path-precise reader.
 #[cfg(feature = "wasm-full")]
-#[inline(never)]
 pub(crate) fn read_agent(agent: JsValue) -> Result<Agent, JsValue> {
     Ok(Agent::from_json(&to_json(agent, "agent")?)?)
 }
@@ -72,9 +71,8 @@ pub(crate) fn result_to_js(result: &ProcessResult) -> Result<JsValue, JsValue> {
 
 /// The crate error as a JS `Error` with `code` (and `path` for input errors); a
 /// `provider_error` also carries the provider's own `providerType`, `providerCode` and
-/// `retryable`. What `?` makes of a crate error in every export: one body for all of them.
+/// `retryable`. What `?` makes of a crate error in every export.
 impl From<Error> for JsValue {
-    #[inline(never)]
     fn from(error: Error) -> JsValue {
         let js: JsValue = js::Error::new(&error.message).into();
         let set = |key: &str, value: JsValue| {

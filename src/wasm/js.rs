@@ -105,7 +105,6 @@ pub(crate) fn stringify_text(value: &JsValue) -> Option<String> {
 
 /// The `onSpan` callback of an options object: `None` when it is not a function. A getter that
 /// throws throws out of here.
-#[inline(never)]
 pub(crate) fn on_span(options: &JsValue) -> Result<Option<Function>, JsValue> {
     let value = get(options, &"onSpan".into())?;
     Ok(if value.is_function() { Some(value.unchecked_into()) } else { None })

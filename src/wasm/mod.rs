@@ -41,9 +41,11 @@ export interface Property {
   description?: string;
   required?: boolean;
   enumValues?: unknown[];
-  properties?: Property[];
+  properties?: PropertyList;
   items?: Omit<Property, "name"> & { name?: string };
 }
+/** A property list: an array, or Prompty's wrapper `{properties: [...]}`. */
+export type PropertyList = Property[] | { properties: Property[] };
 export interface ModelOptions {
   temperature?: number; maxOutputTokens?: number; topP?: number; topK?: number;
   frequencyPenalty?: number; presencePenalty?: number; stopSequences?: string[]; seed?: number;
@@ -51,6 +53,7 @@ export interface ModelOptions {
   /** Passed through as top-level request keys (never overriding a mapped one). */
   additionalProperties?: Record<string, unknown>;
 }
+/** A model: its options, or just its id (`model: "gpt-4o"`). */
 export interface Model {
   id: string;
   /** `"openai"` by default; `"anthropic"` selects the Messages API; any other is OpenAI-compatible. */
@@ -58,16 +61,22 @@ export interface Model {
   apiType?: "chat" | "responses" | "embedding" | "image";
   options?: ModelOptions;
 }
-interface ToolBase { name: string; description?: string; strict?: boolean; bindings?: Record<string, { input: string }> }
+/** Parameters filled in by the caller and hidden from the model: by name, or Prompty's list. */
+export type Bindings = Record<string, { input: string }> | { name: string; input: string }[];
+interface ToolBase { name: string; description?: string; strict?: boolean; bindings?: Bindings }
+/** An MCP server's tool, as its `tools/list` result gives it. */
+export interface McpTool { name: string; description?: string; inputSchema?: Record<string, unknown> }
 export type Tool =
-  | (ToolBase & { kind: "function"; parameters?: Property[] })
-  | (ToolBase & { kind: "prompty"; path: string; child: { description?: string; inputs: Property[] } })
-  | (ToolBase & { kind: "mcp"; serverName?: string; allowedTools?: string[];
-                  tools: { name: string; description?: string; inputSchema?: Record<string, unknown> }[] })
+  | (ToolBase & { kind: "function"; parameters?: PropertyList })
+  | (ToolBase & { kind: "prompty"; path: string; child: { description?: string; inputs: PropertyList } })
+  | (ToolBase & { kind: "mcp"; serverName?: string; allowedTools?: string[]; tools: McpTool[] | { tools: McpTool[] } })
   | (ToolBase & { kind: "openapi"; specification: Record<string, unknown> | string })
   | (ToolBase & { kind: string; parametersSchema?: Record<string, unknown> });
-export interface Agent { model: Model; tools?: Tool[]; outputs?: Property[] }
-export interface ContentPart { kind: "text" | "image" | "audio" | "file"; value: string; mediaType?: string; detail?: string }
+export interface Agent { model: Model | string; tools?: Tool[]; outputs?: PropertyList }
+/** A text part's value may be left out (empty); every other kind needs one. */
+export type ContentPart =
+  | { kind: "text"; value?: string; mediaType?: string; detail?: string }
+  | { kind: "image" | "audio" | "file"; value: string; mediaType?: string; detail?: string };
 export interface Message {
   role: "system" | "developer" | "user" | "assistant" | "tool";
   content: ContentPart[] | string;

@@ -15,7 +15,7 @@ export interface PartialJsonOptions {
   /** Read model output as the lenient `parseStructuredOutput` does: prose and an opening ```json fence skipped, what follows the object ignored, trailing commas accepted. */
   lenient?: boolean;
   /** The expected object's properties (an agent's `outputs`): a member that breaks them throws `validation_failed` as soon as it is read. */
-  outputs?: Property[];
+  outputs?: PropertyList;
 }
 /** One piece's changes, applied by `partial.mjs` (see `write_changes` in the crate). */
 export type PartialJsonChanges = (string | number | JsonValue)[];

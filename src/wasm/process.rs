@@ -21,6 +21,8 @@ use crate::request::wire;
 const PROCESS_TYPES: &'static str = r#"
 /** A finished trace span: `{name: "process", attributes}` with `gen_ai.*` response attributes. */
 export interface ProcessOptions { onSpan?: (span: Span) => void }
+/** A tool call as `parseToolArguments` takes it: its arguments JSON text, or already parsed. */
+export interface ToolCallInput { id: string; name: string; arguments: string | { [key: string]: JsonValue } }
 /** A tool call with its arguments parsed (Orbiter `ActionModel`). */
 export interface Action { toolCallId: string; toolName: string; arguments: { [key: string]: JsonValue } }
 /** `lenient`: accept a fenced block, text around one object, trailing commas. */
@@ -76,7 +78,7 @@ pub fn to_message_js(
 /// Each call's JSON arguments parsed to an object (`""` is `{}`).
 #[wasm_bindgen(js_name = parseToolArguments, unchecked_return_type = "Action[]")]
 pub fn parse_tool_arguments_js(
-    #[wasm_bindgen(unchecked_param_type = "ToolCall[]")] tool_calls: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ToolCallInput[]")] tool_calls: JsValue,
 ) -> Result<JsValue, JsValue> {
     let calls = read_tool_calls(to_json(tool_calls, "toolCalls")?)?;
     to_js(&parse_tool_arguments(&calls)?)
@@ -86,7 +88,7 @@ pub fn parse_tool_arguments_js(
 #[wasm_bindgen(js_name = parseStructuredOutput, unchecked_return_type = "JsonValue")]
 pub fn parse_structured_output_js(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Property[]")] outputs: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PropertyList")] outputs: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StructuredOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = string_argument(text, "text")?;

@@ -13,8 +13,8 @@ use crate::tools::register_tool;
 
 #[wasm_bindgen(typescript_custom_section)]
 const REQUEST_TYPES: &'static str = r#"
-/** How `buildRequest` sends a request. `baseUrl` defaults per provider (openai, anthropic, groq, ...). */
-export interface RequestOptions { baseUrl?: string; apiKey?: string; stream?: boolean; headers?: { [name: string]: string } }
+/** How `buildRequest` sends a request. `baseUrl` defaults per provider (openai, anthropic, groq, google, ...); `region` places a Bedrock or Vertex AI request, `project` a Vertex AI one. */
+export interface RequestOptions { baseUrl?: string; apiKey?: string; stream?: boolean; headers?: { [name: string]: string }; region?: string; project?: string }
 /** A ready-to-send request: `fetch(r.url, r)` sends it (`body` is JSON text). */
 export interface HttpRequest { url: string; method: "POST"; headers: { [name: string]: string }; body: string }
 /** A custom tool kind's signature: a JSON Schema object or a Property list. */
@@ -57,7 +57,7 @@ pub fn build_request_js(
 pub fn gen_ai_attributes_js(
     #[wasm_bindgen(unchecked_param_type = "Agent")] agent: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | HttpRequest")] request: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")] response: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FinalMessage | Record<string, unknown> | undefined")] response: JsValue,
 ) -> Result<JsValue, JsValue> {
     let agent = read_agent(agent)?;
     let request = to_json(request, "request")?;

@@ -4,14 +4,9 @@
 // values only grow, and every subtree a piece did not touch keeps its identity.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as pkg from "../../pkg/node.mjs";
-import { makePartial, PartialState } from "../../pkg-template/partial.mjs";
+import { PartialJson, parsePartialJson } from "../../pkg/node.mjs";
+import { PartialState } from "../../pkg-template/partial.mjs";
 import { rng } from "../../bench/gen.mjs";
-
-// The package's own exports once its entries carry them; until then bound here.
-const { PartialJson, parsePartialJson } = pkg.PartialJson
-  ? pkg
-  : makePartial(pkg.PartialJsonCore, pkg.partialJsonChanges);
 
 // ---- the applier on hand-written change lists ----------------------------------------------
 

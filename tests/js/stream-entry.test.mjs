@@ -39,15 +39,23 @@ test("every recorded stream gives the same events, message and result as the ful
   assert.ok(checked >= 40, `all recorded streams (${checked})`);
 });
 
-test("it exports the Accumulator and its helpers, and none of the request or response functions", () => {
-  const names = Object.keys(stream).sort();
-  assert.deepEqual(names.filter((n) => n !== "initSync"), ["Accumulator", "AccumulatorStream", "streamEvents"]);
-  for (const name of ["buildChatArgs", "buildRequest", "process", "toMessage", "parseToolArguments", "parseStructuredOutput", "genAiAttributes", "registerTool"]) {
+test("it exports the Accumulator, its helpers and live partial JSON, and none of the request or response functions", () => {
+  const expected = ["Accumulator", "AccumulatorStream", "PartialJson", "parsePartialJson", "streamEvents"];
+  assert.deepEqual(Object.keys(stream).sort(), expected);
+  for (const name of ["buildChatArgs", "buildRequest", "process", "processResponse", "toMessage", "parseToolArguments", "parseStructuredOutput", "genAiAttributes", "registerTool"]) {
     assert.equal(typeof full[name], "function", `the full module has ${name}`);
     assert.equal(stream[name], undefined, `the stream entry has no ${name}`);
   }
   const cjs = require("../../pkg/stream/node.cjs");
-  assert.deepEqual(Object.keys(cjs).sort(), ["Accumulator", "AccumulatorStream", "streamEvents"]);
+  assert.deepEqual(Object.keys(cjs).sort(), expected);
+});
+
+test("each entry's ESM and CommonJS files export the same names, and none of the raw ones", () => {
+  const raw = ["PartialJsonCore", "partialJsonChanges", "initSync", "default"];
+  for (const [esm, cjs] of [[full, require("../../pkg/node.cjs")], [stream, require("../../pkg/stream/node.cjs")]]) {
+    assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort());
+    for (const name of raw) assert.ok(!(name in esm) && !(name in cjs), `${name} is not exported`);
+  }
 });
 
 test("agent options, structured results and the span are the same as the full module's", () => {

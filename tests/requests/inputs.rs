@@ -1,4 +1,4 @@
-//! Invalid input: every reader error is `invalid_input` with the exact path (DESIGN.md §5).
+//! Invalid input: every reader error is `invalid_input` with the exact path (docs/design.md, "Errors and limits").
 
 use llm_wire::{Agent, Message, Property};
 use serde_json::{json, Value};

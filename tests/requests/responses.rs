@@ -1,4 +1,4 @@
-//! The OpenAI Responses API (§7.4, DESIGN.md §3).
+//! The OpenAI Responses API (§7.4; docs/design.md, "Dispatch").
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! Property lists → JSON Schema (§7.1.4) and the strict form (DESIGN.md §3).
+//! Property lists → JSON Schema (§7.1.4) and the strict form (docs/design.md, "Dispatch").
 
 use llm_wire::schema::{make_strict, to_schema, to_strict_schema};
 use llm_wire::Property;

@@ -41,7 +41,7 @@ fn parse_arguments(arguments: &str) -> Option<Value> {
 
 /// The media type and base64 data of a part that is not a URL: a `data:` URL split, or bare
 /// base64 with its `mediaType` (sniffed from the data when not given).
-fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
+pub(crate) fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p str)> {
     Ok(match split_data_url(&part.value) {
         Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
         None => {
@@ -57,7 +57,7 @@ fn media_and_data<'p>(part: &'p ContentPart, path: &str) -> Result<(&'p str, &'p
 }
 
 /// The media type of base64 data from the magic bytes of the formats Anthropic accepts.
-fn sniff_media_type(base64: &str) -> Option<&'static str> {
+pub(crate) fn sniff_media_type(base64: &str) -> Option<&'static str> {
     const MAGIC: &[(&str, &str)] = &[
         ("iVBORw0KGgo", "image/png"),
         ("/9j/", "image/jpeg"),

@@ -26,7 +26,7 @@ struct Item {
 }
 
 /// A vector decoded from either encoding, or why it is not one (naming the element).
-type Vector = std::result::Result<Vec<f64>, String>;
+pub(crate) type Vector = std::result::Result<Vec<f64>, String>;
 
 impl<'a> EmbeddingBody<'a> {
     /// Reads a body; an error when it is not JSON, or not an object.
@@ -71,7 +71,7 @@ impl Item {
 /// A list of numbers or a base64 string; `None` (the value skipped) for anything else. An
 /// element that is not a finite number makes the vector an error: one that is not a number, and
 /// a literal beyond the double range (`1e400`), which JSON allows and a vector cannot hold.
-fn read_vector(r: &mut Reader<'_>) -> JsonResult<Option<Vector>> {
+pub(crate) fn read_vector(r: &mut Reader<'_>) -> JsonResult<Option<Vector>> {
     match r.peek()? {
         Kind::String => Ok(r.string()?.map(|text| decode_base64_f32(&text))),
         Kind::Array => {

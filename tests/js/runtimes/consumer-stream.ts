@@ -26,3 +26,17 @@ async function read(body: ReadableStream<Uint8Array>): Promise<FinalMessage | un
 const piped: ReadableStream = new ReadableStream<Uint8Array>().pipeThrough(new AccumulatorStream());
 void read;
 void piped;
+
+// Live partial JSON is in this entry too; the request and response functions are not.
+import { PartialJson, parsePartialJson } from "llm-wire/stream";
+import * as streamEntry from "llm-wire/stream";
+import type { JsonValue } from "llm-wire/stream";
+
+const reader = new PartialJson();
+const value: JsonValue | undefined = reader.push("[1, 2");
+const whole: JsonValue | undefined = parsePartialJson("[1, 2]");
+// @ts-expect-error: the stream entry has no buildChatArgs
+void streamEntry.buildChatArgs;
+// @ts-expect-error: nor processResponse (it has no process for a body)
+void streamEntry.processResponse;
+void [value, whole];

@@ -7,14 +7,22 @@ import { extname, join, normalize } from "node:path";
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 
-/** Starts the server on a free loopback port; `stream` is the body replayed at `/stream`. */
-export function startServer({ stream, root }) {
+/**
+ * Starts the server on a free loopback port; `stream` is the body replayed at `/stream`, and
+ * `routes` maps other paths to a function of the request's JSON body (or `undefined`) that gives
+ * the recorded response to replay, `{ type, body }`.
+ */
+export function startServer({ stream, root, routes = {} }) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
-    if (url.pathname === "/stream") {
-      res.writeHead(200, { "content-type": "text/event-stream", "access-control-allow-origin": "*" });
-      for (let at = 0; at < stream.length; at += 97) {
-        res.write(stream.subarray(at, at + 97));
+    const route = url.pathname === "/stream" ? () => ({ type: "text/event-stream", body: stream }) : routes[url.pathname];
+    if (route) {
+      let text = "";
+      for await (const piece of req) text += piece;
+      const { type, body } = route(text ? JSON.parse(text) : undefined);
+      res.writeHead(200, { "content-type": type, "access-control-allow-origin": "*" });
+      for (let at = 0; at < body.length; at += 97) {
+        res.write(body.subarray(at, at + 97));
         await new Promise((r) => setTimeout(r, 1));
       }
       res.end();

@@ -1,0 +1,430 @@
+//! Gemini `generateContent` request bodies, the same for the Gemini API and Vertex AI
+//! (docs/design.md, "Formats").
+//!
+//! System and developer text is `systemInstruction`; the other messages are `contents` turns of
+//! role `user` or `model`, consecutive messages of one role joined in one turn, as tool results
+//! must all be in the user turn after the calls. Tool calls are `functionCall` parts and tool
+//! results `functionResponse` parts named by the call they answer. The options and structured
+//! output go in `generationConfig`; the model is in the URL, not the body.
+
+use std::collections::BTreeMap;
+
+use super::schema;
+use crate::error::{Error, Result};
+use crate::json::value::parse_value;
+use crate::json::write::quoted;
+use crate::json::{Map, Value};
+use crate::model::{Agent, ContentPart, Message, MessageContent, ToolCall};
+use crate::providers::anthropic::request::sniff_media_type;
+use crate::providers::openai_chat::request::unknown_part;
+use crate::request::wire::{self, field, index, Array, Fields, Object};
+use crate::request::{is_system, missing_call_id, split_data_url, system_text};
+use crate::schema::object_schema;
+use crate::tools::{project_tools, FunctionDef};
+
+/// `metadata.blocks`: the blocks of a finished turn (`FinalMessage.content`), which an assistant
+/// message renders from when it has them.
+const BLOCKS: &str = "blocks";
+
+/// An `apiType` Gemini does not have.
+pub(crate) fn unsupported_api_type(api_type: &str) -> Error {
+    Error::invalid_input(
+        "agent.model.apiType",
+        format!("unknown apiType {} for Gemini: expected chat or embedding", quoted(api_type)),
+    )
+}
+
+/// The model's resource name: `models/{id}`, or the id itself when it names one already
+/// (`models/gemini-2.5-flash`, `tunedModels/...`).
+pub(crate) fn resource(id: &str) -> String {
+    if id.contains('/') {
+        id.to_owned()
+    } else {
+        format!("models/{id}")
+    }
+}
+
+/// `GenerationConfig` members: an `additionalProperties` key naming one (camelCase or
+/// snake_case) goes into `generationConfig`, any other to the top level of the request.
+const GENERATION_CONFIG: &[&str] = &[
+    "audioTimestamp",
+    "candidateCount",
+    "enableAffectiveDialog",
+    "enableEnhancedCivicAnswers",
+    "frequencyPenalty",
+    "imageConfig",
+    "logprobs",
+    "maxOutputTokens",
+    "mediaResolution",
+    "presencePenalty",
+    "responseJsonSchema",
+    "responseLogprobs",
+    "responseMimeType",
+    "responseModalities",
+    "responseSchema",
+    "routingConfig",
+    "seed",
+    "speechConfig",
+    "stopSequences",
+    "temperature",
+    "thinkingConfig",
+    "topK",
+    "topP",
+];
+
+/// `snake_case` → `camelCase`; Google's JSON reads both spellings.
+fn camel_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.extend(c.to_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A turn of `contents`: its role and parts (each JSON text).
+struct Turn {
+    role: &'static str,
+    parts: Vec<String>,
+}
+
+/// The turns being written, and the names of the calls made so far by id, which tool results
+/// need (a `functionResponse` is named by its function).
+#[derive(Default)]
+struct Contents {
+    turns: Vec<Turn>,
+    call_names: BTreeMap<String, String>,
+}
+
+impl Contents {
+    /// Adds parts to the last turn when it has `role`, else as a new turn.
+    fn add(&mut self, role: &'static str, mut parts: Vec<String>) {
+        match self.turns.last_mut() {
+            Some(turn) if turn.role == role => turn.parts.append(&mut parts),
+            _ => self.turns.push(Turn { role, parts }),
+        }
+    }
+}
+
+/// The request body onto `body`.
+pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
+    let mut contents = Contents::default();
+    for (i, message) in messages.iter().enumerate() {
+        let path = index("messages", i);
+        let (role, parts) = match message.role.as_str() {
+            _ if is_system(message) => continue,
+            "tool" => ("user", function_response(message, &path, &contents.call_names)?),
+            "assistant" => ("model", model_parts(message, &path, &mut contents.call_names)?),
+            _ => ("user", user_parts(message, &path)?),
+        };
+        contents.add(role, parts);
+    }
+    let mut written = Array::new();
+    for turn in contents.turns {
+        let mut parts = Array::new();
+        turn.parts.into_iter().for_each(|part| parts.push(part));
+        written.push(Object::new().array("parts", &parts).str("role", turn.role).finish());
+    }
+    body.set("contents", written.finish());
+    if let Some(system) = system_text(messages) {
+        let mut parts = Array::new();
+        parts.push(text_part(&system, None));
+        body.set("systemInstruction", Object::new().array("parts", &parts).finish());
+    }
+    write_tools(agent, body)?;
+    write_generation_config(agent, body)
+}
+
+/// `{text, thoughtSignature?}`.
+fn text_part(text: &str, signature: Option<&str>) -> String {
+    let mut part = Fields::new();
+    part.str("text", text);
+    if let Some(signature) = signature {
+        part.str("thoughtSignature", signature);
+    }
+    part.finish()
+}
+
+/// The parts of a user message: its content, and `{text: ""}` for a message with none (Gemini
+/// refuses a turn without parts).
+fn user_parts(message: &Message, path: &str) -> Result<Vec<String>> {
+    let mut parts = Vec::new();
+    write_content(&message.content, path, &mut parts)?;
+    if parts.is_empty() {
+        parts.push(text_part("", None));
+    }
+    Ok(parts)
+}
+
+/// A message's content parts onto `parts`; empty text is left out.
+fn write_content(content: &MessageContent, path: &str, parts: &mut Vec<String>) -> Result<()> {
+    match content {
+        MessageContent::Text(text) => {
+            if !text.is_empty() {
+                parts.push(text_part(text, None));
+            }
+        }
+        MessageContent::Parts(list) => {
+            let path = field(path, "content");
+            for (j, part) in list.iter().enumerate() {
+                if !(part.is_text() && part.value.is_empty()) {
+                    parts.push(content_part(part, &index(&path, j))?);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One content part: text; a URL (`http(s)`, `gs://`) as `fileData`; a `data:` URL or bare
+/// base64 as `inlineData` with its media type (from `mediaType`, the `data:` URL, or for
+/// images and PDFs the data's first bytes).
+fn content_part(part: &ContentPart, path: &str) -> Result<String> {
+    if !matches!(part.kind.as_str(), "text" | "image" | "audio" | "file") {
+        return Err(unknown_part(&part.kind, path));
+    }
+    if part.is_text() {
+        return Ok(text_part(&part.value, None));
+    }
+    let value = part.value.as_str();
+    if ["https://", "http://", "gs://"].iter().any(|scheme| value.starts_with(scheme)) {
+        let mut file = Fields::new();
+        file.str("fileUri", value);
+        if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
+            file.str("mimeType", media_type);
+        }
+        return Ok(Object::new().json("fileData", &file.finish()).finish());
+    }
+    let (media_type, data) = match split_data_url(value) {
+        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
+        None => (part.media_type.as_deref().or_else(|| sniff_media_type(value)).unwrap_or(""), value),
+    };
+    if media_type.is_empty() {
+        return Err(Error::invalid_input(
+            field(path, "mediaType"),
+            format!("a base64 {} part needs a mediaType (image/png, audio/wav, application/pdf, ...)", part.kind),
+        ));
+    }
+    let inline = Object::new().str("data", data).str("mimeType", media_type).finish();
+    Ok(Object::new().json("inlineData", &inline).finish())
+}
+
+/// Tool-call arguments as the object `functionCall.args` wants; an empty string is `{}`.
+fn call_args(call: &ToolCall, path: &str) -> Result<String> {
+    if call.arguments.trim().is_empty() {
+        return Ok("{}".to_owned());
+    }
+    match parse_value(&call.arguments) {
+        Ok(args @ Value::Object(_)) => Ok(wire::json(&args)),
+        _ => Err(Error::invalid_input(path, format!("the arguments of tool call `{}` are not a JSON object", call.id))),
+    }
+}
+
+/// `{functionCall: {args, id, name}, thoughtSignature?}`.
+fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<String> {
+    let function = Object::new().json("args", &call_args(call, path)?).str("id", &call.id).str("name", &call.name);
+    let mut part = Fields::new();
+    part.set("functionCall", function.finish());
+    if let Some(signature) = signature {
+        part.str("thoughtSignature", signature);
+    }
+    Ok(part.finish())
+}
+
+/// The parts of an assistant message: from `metadata.blocks` when it has them, else its
+/// content and `metadata.tool_calls`. The names of its calls are noted for the results.
+fn model_parts(message: &Message, path: &str, call_names: &mut BTreeMap<String, String>) -> Result<Vec<String>> {
+    let mut parts = Vec::new();
+    match message.metadata.get(BLOCKS) {
+        Some(Value::Array(blocks)) => {
+            let path = field(path, &format!("metadata.{BLOCKS}"));
+            for (k, block) in blocks.iter().enumerate() {
+                if let Some(part) = block_part(block, &index(&path, k), call_names)? {
+                    parts.push(part);
+                }
+            }
+        }
+        _ => {
+            write_content(&message.content, path, &mut parts)?;
+            let calls_path = field(path, "metadata.tool_calls");
+            for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
+                parts.push(call_part(call, None, &index(&calls_path, k))?);
+                call_names.insert(call.id.clone(), call.name.clone());
+            }
+        }
+    }
+    if parts.is_empty() {
+        parts.push(text_part("", None));
+    }
+    Ok(parts)
+}
+
+/// A block of a finished turn as a Gemini part, or `None` for one Gemini does not take back:
+/// text and tool calls with their signatures, and `other` blocks that are Gemini parts (their
+/// data has a member named by their `providerType`, as `executableCode` has) as they came.
+/// Reasoning is not sent back: Gemini's thoughts travel as signatures on the other parts.
+fn block_part(block: &Value, path: &str, call_names: &mut BTreeMap<String, String>) -> Result<Option<String>> {
+    let text_of = |key: &str| block.get(key).and_then(Value::as_str);
+    let signature = text_of("signature").filter(|s| !s.is_empty());
+    match text_of("type") {
+        Some("text") => {
+            let text = text_of("text").unwrap_or("");
+            Ok((!text.is_empty() || signature.is_some()).then(|| text_part(text, signature)))
+        }
+        Some("tool_call") => {
+            let (Some(id), Some(name)) = (text_of("id"), text_of("name").filter(|n| !n.is_empty())) else {
+                return Err(Error::invalid_input(path, "a tool_call block needs an id and a name"));
+            };
+            let call = ToolCall {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                arguments: text_of("arguments").unwrap_or("").to_owned(),
+            };
+            call_names.insert(call.id.clone(), call.name.clone());
+            call_part(&call, signature, &field(path, "arguments")).map(Some)
+        }
+        Some("other") => {
+            let data =
+                block.get("data").filter(|data| text_of("providerType").is_some_and(|kind| data.get(kind).is_some()));
+            Ok(data.filter(|data| data.is_object()).map(wire::json))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A tool result as `{functionResponse: {id, name, response}}`. The name is that of the call
+/// with the result's `tool_call_id` in an earlier assistant message (else `metadata.name`);
+/// the response is the content when it is a JSON object, and otherwise `{output: content}`
+/// (the content parsed when it is JSON, else as text), the key Google documents for output.
+fn function_response(message: &Message, path: &str, call_names: &BTreeMap<String, String>) -> Result<Vec<String>> {
+    let id = message.tool_call_id();
+    let given_name = message.metadata.get("name").and_then(Value::as_str);
+    let name = match (id.and_then(|id| call_names.get(id)), given_name) {
+        (Some(name), _) => name.as_str(),
+        (None, Some(name)) => name,
+        (None, None) => {
+            let Some(id) = id else { return Err(missing_call_id(path)) };
+            return Err(Error::invalid_input(
+                field(path, "metadata.tool_call_id"),
+                format!(
+                    "no earlier assistant message made the call {}: Gemini names a function response by its \
+                     function (give metadata.name)",
+                    quoted(id)
+                ),
+            ));
+        }
+    };
+    if let MessageContent::Parts(parts) = &message.content {
+        if let Some(j) = parts.iter().position(|p| !p.is_text()) {
+            return Err(Error::invalid_input(
+                index(&field(path, "content"), j),
+                "a Gemini function response carries text or JSON only",
+            ));
+        }
+    }
+    let content = message.content.text();
+    let response = match parse_value(&content) {
+        Ok(object @ Value::Object(_)) => wire::json(&object),
+        Ok(value) => Object::new().json("output", &wire::json(&value)).finish(),
+        Err(_) => Object::new().str("output", &content).finish(),
+    };
+    let mut function = Fields::new();
+    if let Some(id) = id {
+        function.str("id", id);
+    }
+    function.str("name", name);
+    function.set("response", response);
+    Ok(vec![Object::new().json("functionResponse", &function.finish()).finish()])
+}
+
+/// Every tool kind projected (§7.1.3) as `functionDeclarations` in one tool, each schema in
+/// Gemini's form (a function without parameters has none), followed by the tools given in
+/// `additionalProperties.tools`: Gemini's own (`googleSearch`, `codeExecution`, `urlContext`).
+fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
+    let defs = project_tools(&agent.tools)?;
+    let given = agent.model.options.additional_properties.get("tools").and_then(Value::as_array);
+    let mut tools = Array::new();
+    if !defs.is_empty() {
+        tools.push(Object::new().array("functionDeclarations", &declarations(&defs)?).finish());
+    }
+    given.into_iter().flatten().for_each(|tool| tools.push(wire::json(tool)));
+    if !tools.is_empty() {
+        body.set("tools", tools.finish());
+    }
+    Ok(())
+}
+
+fn declarations(defs: &[FunctionDef]) -> Result<Array> {
+    let mut spent = 0;
+    let mut declarations = Array::new();
+    for def in defs {
+        let mut function = Fields::new();
+        function.str("name", &def.name);
+        if let Some(description) = &def.description {
+            function.str("description", description);
+        }
+        if let Some(parameters) = schema::convert(&def.parameters, "agent.tools", &mut spent)? {
+            function.set("parameters", parameters);
+        }
+        declarations.push(function.finish());
+    }
+    Ok(declarations)
+}
+
+/// `generationConfig`: the model options under Gemini's names, structured output
+/// (`responseMimeType` and `responseSchema`), and the `additionalProperties` that are
+/// generation settings (a `generationConfig` object given there is merged in); the other
+/// `additionalProperties` go to the top level. Neither replaces what is set already.
+fn write_generation_config(agent: &Agent, body: &mut Fields) -> Result<()> {
+    let options = &agent.model.options;
+    let mut config = Fields::new();
+    let numbers = [
+        ("temperature", &options.temperature),
+        ("maxOutputTokens", &options.max_output_tokens),
+        ("topP", &options.top_p),
+        ("topK", &options.top_k),
+        ("frequencyPenalty", &options.frequency_penalty),
+        ("presencePenalty", &options.presence_penalty),
+        ("seed", &options.seed),
+    ];
+    for (name, value) in numbers {
+        if let Some(value) = value {
+            config.value(name, value);
+        }
+    }
+    if let Some(stop) = &options.stop_sequences {
+        let mut list = Array::new();
+        stop.iter().for_each(|s| list.str(s));
+        config.set("stopSequences", list.finish());
+    }
+    if agent.has_outputs() {
+        config.str("responseMimeType", "application/json");
+        let schema = object_schema(&agent.outputs, false);
+        config.set("responseSchema", schema::convert_always(&schema, "agent.outputs", &mut 0)?);
+    }
+    let mut top = Map::new();
+    for (key, value) in &options.additional_properties {
+        match (camel_case(key), value) {
+            (name, Value::Object(given)) if name == "generationConfig" => {
+                given.iter().for_each(|(key, value)| config.set_absent(key, wire::json(value)))
+            }
+            (name, _) if GENERATION_CONFIG.contains(&name.as_str()) => config.set_absent(key, wire::json(value)),
+            _ => {
+                top.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    let config = config.finish();
+    if config != "{}" {
+        body.set("generationConfig", config);
+    }
+    crate::options::write_absent(body, &top);
+    Ok(())
+}

@@ -1,0 +1,33 @@
+//! A non-streamed Gemini body → the normalised message: a `GenerateContentResponse` is read as
+//! the one chunk of a stream, and a whole `streamGenerateContent` body (a JSON array of
+//! chunks) as its chunks in order, so `toMessage` of a body equals `finish()` of its stream.
+
+use super::stream::{Chunk, GeminiStream};
+use crate::accumulator::MessageBuilder;
+use crate::error::Result;
+use crate::json::{read_document, read_list, JsonError, JsonResult, Reader};
+use crate::process::errors::provider_error;
+
+/// The chunks of a body: one object, or an array of them.
+fn chunks(text: &str) -> JsonResult<Vec<Chunk<'_>>> {
+    let is_array = text.trim_start().starts_with('[');
+    let texts = if is_array { read_document(text.as_bytes(), |r| read_list(r, Reader::raw))? } else { vec![text] };
+    texts.into_iter().map(|text| Chunk::read(text.as_bytes())?.ok_or_else(JsonError::not_an_object)).collect()
+}
+
+/// Feeds the body in `text` to `b` (the caller then ends the message). A body that is not an
+/// object, or an array of objects, is `Err` of the JSON error; a body with an `error` object is
+/// `Ok(Err(provider_error))`.
+pub(crate) fn feed(text: &str, b: &mut MessageBuilder) -> JsonResult<Result<()>> {
+    let chunks = chunks(text)?;
+    if let Some(error) = chunks.iter().find_map(|chunk| chunk.error.as_ref()) {
+        return Ok(Err(provider_error(error)));
+    }
+    let mut stream = GeminiStream::default();
+    Ok((|| {
+        for chunk in chunks {
+            stream.chunk(chunk, b)?;
+        }
+        stream.flush(b)
+    })())
+}

@@ -1,0 +1,341 @@
+//! JSON Schema → the subset of OpenAPI 3.0 that Gemini's `Schema` holds, for function
+//! parameters and `responseSchema` (docs/design.md, "Formats").
+//!
+//! Gemini refuses a request whose schema has a key its `Schema` lacks, so each key is kept,
+//! converted or dropped:
+//! - kept: `type`, `description`, `title`, `nullable`, `properties`, `required` (the names
+//!   `properties` has), `items`, `anyOf`, `enum` (of strings), `minItems`, `maxItems`,
+//!   `minLength`, `maxLength`, `minProperties`, `maxProperties`, `minimum`, `maximum`,
+//!   `pattern`, `example`, `default`, `propertyOrdering`, and the `format`s Gemini knows
+//!   (`date-time` and `enum` for strings, `float` and `double`, `int32` and `int64`);
+//! - converted: a type list with `"null"` (`["string", "null"]`) to the type and
+//!   `nullable: true`, any other type list to `anyOf`; `oneOf` to `anyOf`, and a
+//!   `{type: "null"}` alternative to `nullable`; `const` to a one-value `enum`; `allOf` merged
+//!   into the schema; local `$ref`s inlined (one that reaches itself again stops as
+//!   `{type: "object"}`, as OpenAPI refs do);
+//! - dropped: everything else (`additionalProperties`, `$schema`, `examples`, `not`,
+//!   `exclusiveMinimum`, an `enum` that holds other than strings, other `format`s, ...), and
+//!   `properties` left empty.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::json::{Map, Value};
+use crate::request::wire;
+use crate::tools::REF_BUDGET_BYTES;
+
+/// How deep schemas nest, refs included: the depth to which the crate reads JSON.
+const MAX_DEPTH: usize = 128;
+/// How many refs may be followed inside one another.
+const MAX_REF_DEPTH: usize = 64;
+/// What a converted value counts besides its strings, as `$ref` budgets count it.
+const VALUE_COST: usize = 16;
+
+/// The schema being converted: its root (what local refs point into) and what is spent.
+struct Converter<'a> {
+    root: &'a Value,
+    /// Where errors point (`agent.tools[0]`).
+    path: &'a str,
+    /// The refs being expanded, one inside the other.
+    expanding: Vec<String>,
+    /// What the converted schemas of one request count so far, against [`REF_BUDGET_BYTES`].
+    spent: &'a mut usize,
+}
+
+/// `schema` in Gemini's form, as JSON text; `None` when it describes no parameters (an object
+/// with no properties), which Gemini wants left out. `spent` counts what one request's
+/// schemas expand to, refs included; past [`REF_BUDGET_BYTES`] it is `limit_exceeded`.
+pub(crate) fn convert(schema: &Value, path: &str, spent: &mut usize) -> Result<Option<String>> {
+    let converted = Converter { root: schema, path, expanding: Vec::new(), spent }.node(schema, 0)?;
+    if !converted.contains_key("properties") && !converted.contains_key("anyOf") {
+        return Ok(None);
+    }
+    Ok(Some(wire::json(&Value::Object(converted))))
+}
+
+/// `schema` in Gemini's form, kept even when it has no properties (a structured output).
+pub(crate) fn convert_always(schema: &Value, path: &str, spent: &mut usize) -> Result<String> {
+    let converted = Converter { root: schema, path, expanding: Vec::new(), spent }.node(schema, 0)?;
+    Ok(wire::json(&Value::Object(converted)))
+}
+
+/// What Gemini accepts as a `format`, by type.
+fn known_format(kind: Option<&str>, format: &str) -> bool {
+    match kind {
+        Some("string") => matches!(format, "date-time" | "enum"),
+        Some("number") => matches!(format, "float" | "double"),
+        Some("integer") => matches!(format, "int32" | "int64"),
+        _ => false,
+    }
+}
+
+/// Whether a value is of the kind a key wants.
+type Wanted = fn(&Value) -> bool;
+
+/// Keys copied as they are when their value is of the kind Gemini wants.
+const COPIED: &[(&str, Wanted)] = &[
+    ("description", Value::is_string),
+    ("title", Value::is_string),
+    ("pattern", Value::is_string),
+    ("nullable", Value::is_boolean),
+    ("minItems", Value::is_u64),
+    ("maxItems", Value::is_u64),
+    ("minLength", Value::is_u64),
+    ("maxLength", Value::is_u64),
+    ("minProperties", Value::is_u64),
+    ("maxProperties", Value::is_u64),
+    ("minimum", Value::is_number),
+    ("maximum", Value::is_number),
+    ("example", |_| true),
+    ("default", |_| true),
+    ("propertyOrdering", Value::is_array),
+];
+
+/// `{type: "null"}` and nothing else: the alternative that makes a schema nullable.
+fn is_null_type(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null") && schema.as_object().is_some_and(|m| m.len() == 1)
+}
+
+fn string(text: &str) -> Value {
+    Value::String(text.to_owned())
+}
+
+impl Converter<'_> {
+    fn spend(&mut self, bytes: usize) -> Result<()> {
+        *self.spent = self.spent.saturating_add(VALUE_COST + bytes);
+        if *self.spent > REF_BUDGET_BYTES {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the tool schemas expand to more than {} MiB, the limit of one request",
+                    REF_BUDGET_BYTES >> 20
+                ),
+            )
+            .with_path(self.path));
+        }
+        Ok(())
+    }
+
+    /// One schema, as the members of a Gemini `Schema`.
+    fn node(&mut self, schema: &Value, depth: usize) -> Result<Map> {
+        if depth > MAX_DEPTH {
+            return Err(Error::invalid_input(self.path, format!("the schema nests more than {MAX_DEPTH} deep")));
+        }
+        let Value::Object(map) = schema else {
+            // `true` (anything) and other non-objects: no constraint Gemini can say.
+            self.spend(0)?;
+            return Ok(Map::new());
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            return self.follow(reference, map, depth);
+        }
+        if let Some(Value::Array(parts)) = map.get("allOf") {
+            let merged = self.merge_all_of(map, parts)?;
+            return self.node(&merged, depth + 1);
+        }
+        let mut out = Map::new();
+        let mut strings = 0;
+        let kind = self.write_type(map, &mut out, depth)?;
+        for (key, wanted) in COPIED {
+            if let Some(value) = map.get(key).filter(|v| wanted(v)) {
+                strings += value.as_str().map_or(0, str::len);
+                out.insert((*key).to_owned(), value.clone());
+            }
+        }
+        if let Some(format) = map.get("format").and_then(Value::as_str).filter(|f| known_format(kind.as_deref(), f)) {
+            out.insert("format".into(), string(format));
+        }
+        if let Some(values) = enum_strings(map, &mut out) {
+            strings += values.iter().map(|v| v.as_str().map_or(0, str::len)).sum::<usize>();
+            out.insert("enum".into(), Value::Array(values));
+            if kind.is_none() && !out.contains_key("anyOf") {
+                out.insert("type".into(), string("string"));
+            }
+        }
+        if let Some(Value::Object(properties)) =
+            map.get("properties").filter(|p| p.as_object().is_some_and(|p| !p.is_empty()))
+        {
+            let mut converted = Map::new();
+            for (name, property) in properties {
+                strings += name.len();
+                converted.insert(name.clone(), Value::Object(self.node(property, depth + 1)?));
+            }
+            let required: Vec<Value> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|name| name.as_str().is_some_and(|n| properties.contains_key(n)))
+                .cloned()
+                .collect();
+            out.insert("properties".into(), Value::Object(converted));
+            if !required.is_empty() {
+                out.insert("required".into(), Value::Array(required));
+            }
+        }
+        match map.get("items") {
+            Some(items @ Value::Object(_)) => {
+                out.insert("items".into(), Value::Object(self.node(items, depth + 1)?));
+            }
+            // The old tuple form: its first schema stands for all.
+            Some(Value::Array(items)) if !items.is_empty() => {
+                out.insert("items".into(), Value::Object(self.node(&items[0], depth + 1)?));
+            }
+            _ => {}
+        }
+        self.spend(strings)?;
+        Ok(out)
+    }
+
+    /// `type` (a name, or a list of names), `anyOf`/`oneOf` and their `null` alternatives,
+    /// onto `out`; returns the one type name the schema has, if so.
+    fn write_type(&mut self, map: &Map, out: &mut Map, depth: usize) -> Result<Option<String>> {
+        let mut nullable = false;
+        let mut kind = None;
+        match map.get("type") {
+            Some(Value::String(name)) => kind = Some(name.clone()),
+            Some(Value::Array(names)) => {
+                let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+                nullable = names.contains(&"null");
+                let rest: Vec<&str> = names.into_iter().filter(|n| *n != "null").collect();
+                match rest.as_slice() {
+                    [] if nullable => kind = Some("null".to_owned()),
+                    [] => {}
+                    [one] => kind = Some((*one).to_owned()),
+                    several => {
+                        let one =
+                            |name: &&str| Value::Object([("type".to_owned(), string(name))].into_iter().collect());
+                        out.insert("anyOf".into(), Value::Array(several.iter().map(one).collect()));
+                    }
+                }
+            }
+            _ => {}
+        }
+        let alternatives = map.get("anyOf").or_else(|| map.get("oneOf")).and_then(Value::as_array);
+        if let Some(alternatives) = alternatives {
+            nullable |= alternatives.iter().any(is_null_type);
+            let rest: Vec<&Value> = alternatives.iter().filter(|a| !is_null_type(a)).collect();
+            match rest.as_slice() {
+                [] => {}
+                // One alternative left: the schema is that one (its own keys win over it).
+                [one] => {
+                    for (key, value) in self.node(one, depth + 1)? {
+                        if key == "type" && kind.is_none() {
+                            kind = value.as_str().map(str::to_owned);
+                        }
+                        if !out.contains_key(&key) {
+                            out.insert(key, value);
+                        }
+                    }
+                }
+                several => {
+                    let mut any = Vec::with_capacity(several.len());
+                    for alternative in several {
+                        any.push(Value::Object(self.node(alternative, depth + 1)?));
+                    }
+                    out.insert("anyOf".into(), Value::Array(any));
+                }
+            }
+        }
+        if let Some(kind) = &kind {
+            out.insert("type".into(), string(kind));
+        }
+        if nullable {
+            out.insert("nullable".into(), Value::Bool(true));
+        }
+        Ok(kind)
+    }
+
+    /// The schema a local `$ref` names, converted, with the ref's other keys (a `description`
+    /// beside it) laid over it.
+    fn follow(&mut self, reference: &str, map: &Map, depth: usize) -> Result<Map> {
+        if self.expanding.iter().any(|r| r == reference) {
+            // A recursive schema: stop at the second visit rather than expand forever.
+            return Ok([("type".to_owned(), string("object"))].into_iter().collect());
+        }
+        if self.expanding.len() >= MAX_REF_DEPTH {
+            return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
+        }
+        let root = self.root;
+        let target =
+            reference.strip_prefix('#').and_then(|pointer| pointer_target(root, pointer)).ok_or_else(|| {
+                Error::invalid_input(self.path, format!("$ref `{reference}` points at nothing in the schema"))
+            })?;
+        self.expanding.push(reference.to_owned());
+        let converted = self.node(target, depth + 1);
+        self.expanding.pop();
+        let mut converted = converted?;
+        let mut siblings = map.clone();
+        siblings.remove("$ref");
+        if !siblings.is_empty() {
+            for (key, value) in self.node(&Value::Object(siblings), depth + 1)? {
+                converted.insert(key, value);
+            }
+        }
+        Ok(converted)
+    }
+
+    /// The schema with its `allOf` parts merged in: `properties` and `required` joined, any
+    /// other key from the first that has it (the schema itself first). A part that is a local
+    /// `$ref` is merged as what it names.
+    fn merge_all_of(&mut self, map: &Map, parts: &[Value]) -> Result<Value> {
+        let mut merged = map.clone();
+        merged.remove("allOf");
+        for part in parts {
+            let named = part.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#'));
+            let part = named.and_then(|pointer| pointer_target(self.root, pointer)).unwrap_or(part);
+            let Value::Object(part) = part else { continue };
+            self.spend(0)?;
+            for (key, value) in part {
+                match (key.as_str(), merged.get_mut(key), value) {
+                    ("properties", Some(Value::Object(into)), Value::Object(from)) => {
+                        for (name, schema) in from {
+                            if !into.contains_key(name) {
+                                into.insert(name.clone(), schema.clone());
+                            }
+                        }
+                    }
+                    ("required", Some(Value::Array(into)), Value::Array(from)) => {
+                        let new: Vec<Value> = from.iter().filter(|name| !into.contains(name)).cloned().collect();
+                        into.extend(new);
+                    }
+                    (_, None, value) => {
+                        merged.insert(key.clone(), value.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(Value::Object(merged))
+    }
+}
+
+/// The string values of `enum` (or `const`), without `null` (which makes `out` nullable);
+/// `None` when there is none, or one that is not a string or `null`.
+fn enum_strings(map: &Map, out: &mut Map) -> Option<Vec<Value>> {
+    let values: Vec<&Value> = match (map.get("enum"), map.get("const")) {
+        (Some(Value::Array(values)), _) => values.iter().collect(),
+        (None, Some(one)) => vec![one],
+        _ => return None,
+    };
+    if values.iter().any(|v| !v.is_string() && !v.is_null()) {
+        return None;
+    }
+    if values.iter().any(|v| v.is_null()) {
+        out.insert("nullable".into(), Value::Bool(true));
+    }
+    let strings: Vec<Value> = values.into_iter().filter(|v| v.is_string()).cloned().collect();
+    (!strings.is_empty()).then_some(strings)
+}
+
+/// The value at the JSON Pointer `pointer` (RFC 6901) in `root`; objects only, as schemas
+/// point into `$defs`, `definitions` and `properties`.
+fn pointer_target<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut target = root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        target = target.as_object()?.get(&token)?;
+    }
+    Some(target)
+}

@@ -1,0 +1,523 @@
+//! Gemini `GenerateContentResponse` chunks (`streamGenerateContent`, with `alt=sse` or as a
+//! JSON array) → builder calls. A non-streamed body is the same object, read as one chunk.
+//!
+//! Every chunk is a whole response: candidates with their new parts, and `usageMetadata`,
+//! `modelVersion` and `responseId` restated. Each candidate is a choice (its `index`, else its
+//! place in the list). Parts map to blocks in order: text, thoughts as reasoning, function
+//! calls (arriving whole, or on Vertex AI streamed as `partialArgs`), and any other part
+//! (`executableCode`, `codeExecutionResult`, `inlineData`, ...) kept whole as an `other` block
+//! named by its kind, so it can be sent back as it came. A `thoughtSignature` stays on the
+//! block of the part that carried it. The stream ends with the chunk that gives every
+//! candidate a `finishReason`.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use super::args::{Arguments, Leaf};
+use super::{convert_usage, map_finish_reason};
+use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
+use crate::error::{Error, ErrorCode, Result};
+use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
+use crate::model::{ErrorInfo, Outcome, RawJson};
+use crate::providers::anthropic::response::minify;
+use crate::providers::{ErrorBody, Handled, Scalar};
+use crate::sse::SseEvent;
+
+/// One chunk, read whole before any of it is applied. A field of an unexpected kind reads as
+/// absent; a repeated key is read again (the last one wins).
+#[derive(Default)]
+pub(crate) struct Chunk<'a> {
+    candidates: Vec<Candidate<'a>>,
+    /// `usageMetadata` as JSON text.
+    usage: Option<&'a str>,
+    model_version: Scalar<'a>,
+    response_id: Scalar<'a>,
+    /// `promptFeedback.blockReason` and `blockReasonMessage`: the prompt was refused.
+    block_reason: Scalar<'a>,
+    block_message: Scalar<'a>,
+    /// `{"error": {code, message, status}}`, Google's error shape.
+    pub(crate) error: Option<ErrorBody<'a>>,
+}
+
+#[derive(Default)]
+struct Candidate<'a> {
+    index: Option<u64>,
+    parts: Vec<Part<'a>>,
+    finish_reason: Scalar<'a>,
+    /// `groundingMetadata`, `urlContextMetadata` and `citationMetadata` as JSON text.
+    metadata: Vec<(&'static str, &'a str)>,
+}
+
+/// What candidate metadata is kept, as an `other` block of that name: restated on every chunk,
+/// so only the last one is kept.
+const METADATA: [&str; 3] = ["groundingMetadata", "urlContextMetadata", "citationMetadata"];
+
+struct Part<'a> {
+    data: PartData<'a>,
+    thought: bool,
+    signature: Scalar<'a>,
+    /// The whole part as JSON text.
+    raw: &'a str,
+}
+
+enum PartData<'a> {
+    /// No data member: a part carrying only a signature, or nothing.
+    None,
+    Text(Cow<'a, str>),
+    Call(FunctionCall<'a>),
+    /// Any other kind of part, by its member's name.
+    Other(String),
+}
+
+#[derive(Default)]
+struct FunctionCall<'a> {
+    id: Scalar<'a>,
+    name: Scalar<'a>,
+    /// `args` as JSON text.
+    args: Option<&'a str>,
+    partial_args: Vec<PartialArg<'a>>,
+    will_continue: bool,
+}
+
+#[derive(Default)]
+struct PartialArg<'a> {
+    json_path: Scalar<'a>,
+    value: Option<ArgValue<'a>>,
+    will_continue: bool,
+}
+
+enum ArgValue<'a> {
+    String(Cow<'a, str>),
+    Raw(&'a str),
+}
+
+/// Members of a part that describe it rather than carry its data.
+fn is_part_attribute(key: &[u8]) -> bool {
+    matches!(key, b"thought" | b"thoughtSignature" | b"partMetadata" | b"videoMetadata" | b"mediaResolution")
+}
+
+/// `true` when the value is the literal `true`; anything else is false.
+fn read_flag(r: &mut Reader<'_>) -> JsonResult<bool> {
+    Ok(r.scalar()?.as_deref() == Some("true"))
+}
+
+impl<'a> Chunk<'a> {
+    /// The chunk in `src`, or `None` when it is not an object.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn read(src: &'a [u8]) -> JsonResult<Option<Chunk<'a>>> {
+        read_document(src, |r| {
+            let mut chunk = Chunk::default();
+            let is_object = r.object(|r, key| {
+                match key {
+                    b"candidates" => chunk.candidates = read_list(r, |r| Candidate::read(r, src))?,
+                    b"usageMetadata" => chunk.usage = r.raw_non_null()?,
+                    b"modelVersion" => chunk.model_version = Scalar::read(r)?,
+                    b"responseId" => chunk.response_id = Scalar::read(r)?,
+                    b"promptFeedback" => {
+                        r.object(|r, key| {
+                            match key {
+                                b"blockReason" => chunk.block_reason = Scalar::read(r)?,
+                                b"blockReasonMessage" => chunk.block_message = Scalar::read(r)?,
+                                _ => {}
+                            }
+                            Ok(())
+                        })?;
+                    }
+                    b"error" => chunk.error = read_error(r)?,
+                    _ => {}
+                }
+                Ok(())
+            })?;
+            Ok(is_object.then_some(chunk))
+        })
+    }
+}
+
+/// Google's `{code, message, status}` as an [`ErrorBody`]: the status is its type. A bare
+/// string is the message; anything else that is not an object is no error.
+pub(crate) fn read_error<'a>(r: &mut Reader<'a>) -> JsonResult<Option<ErrorBody<'a>>> {
+    if r.peek()? == Kind::String {
+        return Ok(Some(ErrorBody { message: Scalar::read(r)?, ..ErrorBody::default() }));
+    }
+    let mut error = ErrorBody::default();
+    let is_object = r.object(|r, key| {
+        match key {
+            b"message" => error.message = Scalar::read(r)?,
+            b"status" => error.kind = Scalar::read(r)?,
+            b"code" => error.code = Scalar::read(r)?,
+            _ => {}
+        }
+        Ok(())
+    })?;
+    Ok(is_object.then_some(error))
+}
+
+impl<'a> Candidate<'a> {
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn read(r: &mut Reader<'a>, src: &'a [u8]) -> JsonResult<Candidate<'a>> {
+        let mut candidate = Candidate::default();
+        r.object(|r, key| {
+            match key {
+                b"index" => candidate.index = r.index()?,
+                b"content" => {
+                    r.object(|r, key| {
+                        if key == b"parts" {
+                            candidate.parts = read_list(r, |r| Part::read(r, src))?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                b"finishReason" => candidate.finish_reason = Scalar::read(r)?,
+                _ => {
+                    if let Some(name) = METADATA.iter().find(|name| name.as_bytes() == key) {
+                        if let Some(raw) = r.raw_non_null()? {
+                            candidate.metadata.retain(|(kept, _)| kept != name);
+                            candidate.metadata.push((name, raw));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok(candidate)
+    }
+}
+
+impl<'a> Part<'a> {
+    /// A part; one that is not an object reads as a part with no data.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn read(r: &mut Reader<'a>, src: &'a [u8]) -> JsonResult<Part<'a>> {
+        let start = r.pos();
+        let (mut text, mut call, mut other) = (None, None, None);
+        let (mut thought, mut signature) = (false, Scalar::default());
+        r.object(|r, key| {
+            match key {
+                b"text" => text = Scalar::read(r)?.0,
+                b"thought" => thought = read_flag(r)?,
+                b"thoughtSignature" => signature = Scalar::read(r)?,
+                b"functionCall" => call = FunctionCall::read(r)?,
+                key if is_part_attribute(key) => {}
+                key => {
+                    if other.is_none() {
+                        other = Some(String::from_utf8_lossy(key).into_owned());
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        let data = match (call, text, other) {
+            (Some(call), _, _) => PartData::Call(call),
+            (None, Some(text), _) => PartData::Text(text),
+            (None, None, Some(kind)) => PartData::Other(kind),
+            (None, None, None) => PartData::None,
+        };
+        // The reader validated these bytes as one JSON value, so they are UTF-8.
+        let raw = std::str::from_utf8(&src[start..r.pos()]).unwrap_or("null");
+        Ok(Part { data, thought, signature, raw })
+    }
+}
+
+impl<'a> FunctionCall<'a> {
+    fn read(r: &mut Reader<'a>) -> JsonResult<Option<FunctionCall<'a>>> {
+        crate::json::read_object(r, |call: &mut FunctionCall<'a>, r, key| {
+            match key {
+                b"id" => call.id = Scalar::read(r)?,
+                b"name" => call.name = Scalar::read(r)?,
+                b"args" => call.args = r.raw_non_null()?,
+                b"partialArgs" => call.partial_args = read_list(r, PartialArg::read)?,
+                b"willContinue" => call.will_continue = read_flag(r)?,
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+}
+
+impl<'a> PartialArg<'a> {
+    /// A partial argument; a value of the wrong kind for its member reads as absent.
+    fn read(r: &mut Reader<'a>) -> JsonResult<PartialArg<'a>> {
+        let mut arg = PartialArg::default();
+        r.object(|r, key| {
+            let wanted = match key {
+                b"jsonPath" => return Scalar::read(r).map(|path| arg.json_path = path),
+                b"willContinue" => return read_flag(r).map(|flag| arg.will_continue = flag),
+                b"stringValue" => Kind::String,
+                b"numberValue" => Kind::Number,
+                b"boolValue" => Kind::Bool,
+                b"nullValue" => Kind::Null,
+                _ => return Ok(()),
+            };
+            let kind = r.peek()?;
+            if kind == Kind::String && wanted == Kind::String {
+                arg.value = r.string()?.map(ArgValue::String);
+            } else if kind == wanted || (wanted == Kind::Null && kind == Kind::String) {
+                // `nullValue` is the enum `NULL_VALUE` in proto JSON, or `null`.
+                let raw = r.raw()?;
+                arg.value = Some(ArgValue::Raw(if wanted == Kind::Null { "null" } else { raw }));
+            }
+            Ok(())
+        })?;
+        Ok(arg)
+    }
+}
+
+/// A Vertex AI streamed call still receiving its arguments.
+#[derive(Debug)]
+struct OpenCall {
+    /// The call's position in the choice's tool calls.
+    at: usize,
+    arguments: Arguments,
+    /// The bytes its partial arguments brought, held to `maxToolArgumentBytes`.
+    bytes: usize,
+}
+
+/// What the decoder keeps per candidate.
+#[derive(Debug, Default)]
+struct ChoiceState {
+    index: u32,
+    /// How many calls the candidate made: the next invented id's number.
+    calls: usize,
+    open: Option<OpenCall>,
+    /// The last of each kind of candidate metadata, added as blocks when the candidate ends.
+    metadata: Vec<(&'static str, String)>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct GeminiStream {
+    choices: Vec<ChoiceState>,
+    /// The position in `choices` of each candidate index.
+    positions: BTreeMap<u32, usize>,
+    /// The first `responseId`, the stem of invented call ids.
+    response_id: Option<String>,
+    /// The last `usageMetadata` text read, so a restated one is not read again.
+    usage: String,
+}
+
+impl GeminiStream {
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
+        match Chunk::read(event.data) {
+            Ok(Some(chunk)) => self.chunk(chunk, b).map(|()| Handled::Done),
+            Ok(None) => Ok(Handled::NotJson(JsonError::not_an_object().message())),
+            Err(err) => Ok(Handled::NotJson(err.message())),
+        }
+    }
+
+    /// Applies one chunk.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn chunk(&mut self, chunk: Chunk<'_>, b: &mut MessageBuilder) -> Result<()> {
+        if let Some(error) = &chunk.error {
+            return b.error(error.info());
+        }
+        b.start(chunk.response_id.as_deref(), chunk.model_version.as_deref(), None)?;
+        if self.response_id.is_none() {
+            self.response_id = chunk.response_id.as_deref().filter(|id| !id.is_empty()).map(str::to_owned);
+        }
+        let blocked = chunk.candidates.is_empty();
+        for (position, candidate) in chunk.candidates.into_iter().enumerate() {
+            let index = candidate.index.unwrap_or(position as u64);
+            self.candidate(u32::try_from(index).unwrap_or(u32::MAX), candidate, b)?;
+        }
+        if let Some(raw) = chunk.usage.filter(|raw| *raw != self.usage) {
+            self.usage.clear();
+            self.usage.push_str(raw);
+            if let Some(usage) = convert_usage(raw) {
+                b.set_usage(usage)?;
+            }
+        }
+        if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
+            b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
+        }
+        if b.all_choices_finished() {
+            b.done();
+        }
+        Ok(())
+    }
+
+    /// The state of candidate `index`, which appears now if it had not.
+    fn state(&mut self, index: u32) -> usize {
+        if self.choices.last().is_some_and(|c| c.index == index) {
+            return self.choices.len() - 1;
+        }
+        if let Some(&at) = self.positions.get(&index) {
+            return at;
+        }
+        self.positions.insert(index, self.choices.len());
+        self.choices.push(ChoiceState { index, ..ChoiceState::default() });
+        self.choices.len() - 1
+    }
+
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn candidate(&mut self, choice: u32, candidate: Candidate<'_>, b: &mut MessageBuilder) -> Result<()> {
+        let at = self.state(choice);
+        for part in candidate.parts {
+            let signature = part.signature.as_deref().unwrap_or("");
+            match part.data {
+                PartData::Text(text) if part.thought => {
+                    b.reasoning(choice, &text)?;
+                    b.reasoning_signature(choice, signature)?;
+                }
+                PartData::Text(text) => {
+                    // A signed part is not joined to the text before it.
+                    if !signature.is_empty() && !text.is_empty() {
+                        b.break_block(choice);
+                    }
+                    b.text(choice, &text)?;
+                    b.text_signature(choice, signature)?;
+                }
+                PartData::None => b.text_signature(choice, signature)?,
+                PartData::Call(call) => self.function_call(at, call, signature, b)?,
+                PartData::Other(kind) => b.other_block(choice, &kind, RawJson::from_valid(part.raw))?,
+            }
+        }
+        for (name, raw) in candidate.metadata {
+            let kept = &mut self.choices[at].metadata;
+            b.keep(raw.len())?;
+            if let Some(slot) = kept.iter_mut().find(|(kept, _)| *kept == name) {
+                b.release(slot.1.len());
+                slot.1 = raw.to_owned();
+            } else {
+                kept.push((name, raw.to_owned()));
+            }
+        }
+        if let Some(raw) = candidate.finish_reason.as_deref() {
+            self.end_candidate(at, b)?;
+            let state = &self.choices[at];
+            b.finish_reason(choice, map_finish_reason(raw, state.calls > 0), raw)?;
+        }
+        Ok(())
+    }
+
+    /// A `functionCall` part of the candidate at `at`: a whole call, or a Vertex streamed call
+    /// opening (a name with `willContinue` or `partialArgs`), going on (no name) or closing
+    /// (no `willContinue`, as the `{}` part that ends one).
+    fn function_call(
+        &mut self,
+        at: usize,
+        call: FunctionCall<'_>,
+        signature: &str,
+        b: &mut MessageBuilder,
+    ) -> Result<()> {
+        let choice = self.choices[at].index;
+        let name = call.name.as_deref().unwrap_or("");
+        if name.is_empty() {
+            if self.choices[at].open.is_some() {
+                self.partial_args(at, &call.partial_args, b)?;
+                if !call.will_continue {
+                    self.close_call(at, b)?;
+                }
+            }
+            return Ok(());
+        }
+        // A new call ends one still open.
+        self.close_call(at, b)?;
+        let id = match call.id.as_deref().filter(|id| !id.is_empty()) {
+            Some(id) => Cow::Borrowed(id),
+            None => Cow::Owned(invented_id(self.response_id.as_deref(), self.choices[at].calls)),
+        };
+        let call_at = b.begin_tool_call(choice, &id, name, None, None)?;
+        b.tool_call_signature(choice, signature)?;
+        self.choices[at].calls += 1;
+        if call.will_continue || !call.partial_args.is_empty() {
+            b.keep(ENTRY_BYTES)?;
+            self.choices[at].open = Some(OpenCall { at: call_at, arguments: Arguments::default(), bytes: 0 });
+            self.partial_args(at, &call.partial_args, b)?;
+            if !call.will_continue {
+                self.close_call(at, b)?;
+            }
+            return Ok(());
+        }
+        // Whole: its `args` with their key order and number spelling kept, or none (`{}`).
+        let arguments = call.args.map_or_else(|| "{}".to_owned(), minify);
+        b.tool_arguments(choice, call_at, &arguments)?;
+        b.end_tool_call(choice, call_at);
+        Ok(())
+    }
+
+    /// Sets the partial arguments on the open call of the candidate at `at`. A path that cannot
+    /// be read costs that argument, reported as an error.
+    fn partial_args(&mut self, at: usize, args: &[PartialArg<'_>], b: &mut MessageBuilder) -> Result<()> {
+        let max = b.limits().max_tool_argument_bytes;
+        for arg in args {
+            let Some(open) = self.choices[at].open.as_mut() else { return Ok(()) };
+            let (path, value) = match (&arg.json_path.0, &arg.value) {
+                (Some(path), Some(ArgValue::String(text))) => (path, Leaf::String(text)),
+                (Some(path), Some(ArgValue::Raw(raw))) => (path, Leaf::Raw(raw)),
+                _ => continue,
+            };
+            let bytes = path.len()
+                + match value {
+                    Leaf::String(text) | Leaf::Raw(text) => text.len(),
+                };
+            if open.bytes + bytes > max {
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    format!("tool call arguments are larger than maxToolArgumentBytes ({max} bytes)"),
+                ));
+            }
+            b.keep(bytes)?;
+            open.bytes += bytes;
+            if let Err(why) = open.arguments.set(path, value, arg.will_continue) {
+                b.error(ErrorInfo {
+                    message: format!("a streamed function call argument was not read: {why}"),
+                    code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
+                    outcome: Outcome::Indeterminate,
+                    retryable: Some(false),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the open streamed call of the candidate at `at`, if any: its arguments are written.
+    fn close_call(&mut self, at: usize, b: &mut MessageBuilder) -> Result<()> {
+        let Some(open) = self.choices[at].open.take() else { return Ok(()) };
+        b.release(open.bytes + ENTRY_BYTES);
+        let choice = self.choices[at].index;
+        b.tool_arguments(choice, open.at, &open.arguments.to_json())?;
+        b.end_tool_call(choice, open.at);
+        Ok(())
+    }
+
+    /// The candidate at `at` ends: its open call closes and its metadata becomes blocks.
+    fn end_candidate(&mut self, at: usize, b: &mut MessageBuilder) -> Result<()> {
+        self.close_call(at, b)?;
+        let choice = self.choices[at].index;
+        for (name, raw) in std::mem::take(&mut self.choices[at].metadata) {
+            b.release(raw.len());
+            if let Some(data) = RawJson::parse(&raw) {
+                b.other_block(choice, name, data)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The input ended: every candidate ends as it would at its finish reason, in the order
+    /// the candidates appeared.
+    pub(crate) fn flush(&mut self, b: &mut MessageBuilder) -> Result<()> {
+        for at in 0..self.choices.len() {
+            self.end_candidate(at, b)?;
+        }
+        Ok(())
+    }
+}
+
+/// The id of a call Gemini sent without one: `call_<responseId>_<n>`, or `call_<n>` when the
+/// response has no id, `n` counting the candidate's calls from 0. The same bytes give the same
+/// ids, and the response id keeps them apart from one turn to the next.
+fn invented_id(response_id: Option<&str>, n: usize) -> String {
+    match response_id {
+        Some(id) => format!("call_{id}_{n}"),
+        None => format!("call_{n}"),
+    }
+}
+
+/// A prompt refused before any candidate (`promptFeedback.blockReason`): a determinate error
+/// whose code is the reason.
+fn blocked_prompt(reason: &str, message: Option<&str>) -> ErrorInfo {
+    let message = match message.filter(|m| !m.is_empty()) {
+        Some(message) => format!("the prompt was blocked ({reason}): {message}"),
+        None => format!("the prompt was blocked ({reason})"),
+    };
+    ErrorInfo { message, code: Some(reason.to_owned()), outcome: Outcome::Determinate, retryable: Some(false) }
+}

@@ -1,0 +1,112 @@
+// Amazon Bedrock through the built npm package (pkg/) in Node: the recorded ConverseStream
+// bytes as Uint8Arrays at every split, a string chunk refused, and the request and body side.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { Accumulator, buildChatArgs, buildRequest, process as processBody, streamEvents, toMessage } from "../../pkg/node.mjs";
+import { checkExpect, randomPieces } from "./expect.mjs";
+
+const DIR = new URL("../fixtures/bedrock/", import.meta.url);
+const read = (name) => readFileSync(new URL(name, DIR));
+
+function run(pieces, format = "auto") {
+  const acc = new Accumulator({ format });
+  const events = [];
+  for (const piece of pieces) events.push(...acc.push(piece));
+  events.push(...acc.flush());
+  const format_ = acc.format;
+  const message = acc.finish();
+  acc.free();
+  return { message, events, format: format_ };
+}
+
+const streams = readdirSync(DIR).filter((f) => f.endsWith(".eventstream")).sort();
+
+test("every recorded Bedrock stream is read", () => assert.equal(streams.length, 4));
+
+for (const file of streams) {
+  test(`bedrock/${file} matches its expectations and is the same at every split`, () => {
+    const body = new Uint8Array(read(file));
+    const whole = run([body], "bedrock");
+    const expectPath = new URL(file.replace(/\.eventstream$/, ".expect.json"), DIR);
+    if (existsSync(expectPath)) {
+      const { _note, ...expect } = JSON.parse(readFileSync(expectPath, "utf8"));
+      checkExpect(whole.message, expect, file);
+    }
+    const detected = run([body]);
+    assert.equal(detected.format, "bedrock");
+    assert.deepEqual(detected.message, whole.message, "auto detection");
+    const bytewise = run(Array.from(body, (_, i) => body.subarray(i, i + 1)), "bedrock");
+    assert.deepEqual(bytewise.message, whole.message, "one byte at a time");
+    for (let seed = 0; seed < 50; seed++) {
+      assert.deepEqual(run(randomPieces(body, seed), "bedrock").message, whole.message, `random split seed ${seed}`);
+    }
+  });
+}
+
+test("a string chunk is refused for a binary stream, and the accumulator stays usable", () => {
+  const body = new Uint8Array(read("pyd-nova-text-stream.eventstream"));
+  const expected = run([body]).message;
+  const cases = [
+    ["bedrock", null], // the format says so
+    ["auto", body.subarray(0, 40)], // the first bytes said so
+    ["auto", null], // a string that starts like a frame (a zero byte)
+  ];
+  for (const [format, first] of cases) {
+    const acc = new Accumulator({ format });
+    if (first) acc.push(first);
+    assert.throws(() => acc.push("\u0000\u0000\u0001\u0000"), (err) => err.code === "invalid_input" && err.path === "chunk" && /Uint8Array/.test(err.message));
+    acc.push(first ? body.subarray(40) : body);
+    assert.deepEqual(acc.finish(), expected, `${format}, ${first ? "after bytes" : "at once"}`);
+    acc.free();
+  }
+});
+
+test("streamEvents reads a Bedrock response body", async () => {
+  const body = new Uint8Array(read("pyd-claude-reasoning-signature-stream.eventstream"));
+  const stream = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < body.length; i += 100) controller.enqueue(body.slice(i, i + 100));
+      controller.close();
+    },
+  });
+  let text = "";
+  let final;
+  for await (const event of streamEvents(stream)) {
+    if (event.type === "text") text += event.text;
+    if (event.type === "final") final = event.message;
+  }
+  assert.equal(text, final.text);
+  assert.equal(final.finishReason, "stop");
+  assert.ok(final.complete);
+  assert.ok(final.content[0].signature.startsWith("Eu0CCkgIBxAB"));
+});
+
+const agent = { model: { id: "us.amazon.nova-micro-v1:0", provider: "bedrock", options: { maxOutputTokens: 5 } } };
+const messages = [{ role: "system", content: "You are a helpful chatbot." }, { role: "user", content: "What is the capital of France?" }];
+
+test("buildChatArgs and buildRequest give the recorded Converse request", () => {
+  const recorded = JSON.parse(read("pyd-max-tokens.request.json"));
+  assert.deepEqual(buildChatArgs(agent, messages), recorded.body);
+  const request = buildRequest(agent, messages, { region: "us-east-1", apiKey: "key" });
+  assert.equal(request.url, recorded.uri);
+  assert.deepEqual(JSON.parse(request.body), recorded.body);
+  assert.equal(request.headers.Authorization, "Bearer key");
+  const streamed = buildRequest(agent, messages, { region: "us-east-1", stream: true });
+  assert.ok(streamed.url.endsWith("/converse-stream"));
+  assert.equal(streamed.headers.Accept, "application/vnd.amazon.eventstream");
+  assert.throws(() => buildRequest(agent, messages), (err) => err.code === "invalid_input" && err.path === "options.region");
+});
+
+test("a Converse body is a message, and an AWS error body throws provider_error", () => {
+  const body = read("pyd-nova-tool-use.json").toString();
+  const message = toMessage(body, agent);
+  assert.equal(message.toolCalls[0].name, "final_result");
+  assert.deepEqual(JSON.parse(message.toolCalls[0].arguments), { city: "London", date: "2022-01-01", temperature: "30°C" });
+  assert.equal(message.rawFinishReason, "tool_use");
+  const { provider, ...detected } = message;
+  assert.equal(provider, "bedrock", "the agent's provider");
+  assert.deepEqual(toMessage(body), detected, "detected without an agent");
+  assert.throws(() => processBody(agent, read("pyd-error-400-stream-endpoint.json").toString()),
+    (err) => err.code === "provider_error" && err.message === "The provided model identifier is invalid.");
+});
