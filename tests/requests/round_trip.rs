@@ -7,6 +7,10 @@ use serde_json::{json, Value};
 
 use super::{agent, assert_invalid_at, body, error};
 
+/// A provider and apiType of each request format.
+const EVERY_FORMAT: [(&str, &str); 5] =
+    [("openai", "chat"), ("openai", "responses"), ("anthropic", "chat"), ("google", "chat"), ("bedrock", "chat")];
+
 /// One block of each kind and origin a finished turn can hold, in stream order.
 fn every_kind_of_block() -> Value {
     json!([
@@ -20,6 +24,7 @@ fn every_kind_of_block() -> Value {
         {"type": "reasoning", "text": "DeepSeek reasoning"},
         {"type": "other", "providerType": "server_tool_use", "data": {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"query": "x"}}},
         {"type": "other", "providerType": "web_search_call", "data": {"type": "web_search_call", "id": "ws_1", "status": "completed"}},
+        {"type": "other", "providerType": "executableCode", "data": {"executableCode": {"code": "print(1)", "language": "PYTHON"}}},
         {"type": "text", "text": "It is ", "citations": [{"type": "url_citation", "url": "https://a"}]},
         {"type": "text", "text": "sunny.", "signature": "gemini-sig"},
         {"type": "tool_call", "id": "call_1", "name": "weather", "arguments": "{\"city\":\"Paris\"}", "signature": "gemini-call-sig"},
@@ -94,6 +99,37 @@ fn anthropic_takes_its_thinking_its_server_tool_blocks_the_text_and_the_calls_in
 }
 
 #[test]
+fn gemini_takes_the_text_and_the_calls_with_their_signatures_and_no_reasoning() {
+    let b = body(&agent("google", "chat", json!({})), turn_with_blocks(every_kind_of_block()));
+    assert_eq!(
+        b["contents"][1],
+        json!({"role": "model", "parts": [
+            {"executableCode": {"code": "print(1)", "language": "PYTHON"}},
+            {"text": "It is "},
+            {"text": "sunny.", "thoughtSignature": "gemini-sig"},
+            {"functionCall": {"id": "call_1", "name": "weather", "args": {"city": "Paris"}}, "thoughtSignature": "gemini-call-sig"},
+            {"functionCall": {"id": "call_2", "name": "time", "args": {}}},
+        ]})
+    );
+}
+
+#[test]
+fn bedrock_takes_claudes_signed_and_redacted_reasoning_the_text_and_the_calls_in_order() {
+    let b = body(&agent("bedrock", "chat", json!({})), turn_with_blocks(every_kind_of_block()));
+    assert_eq!(
+        b["messages"][1],
+        json!({"role": "assistant", "content": [
+            {"reasoningContent": {"reasoningText": {"text": "Claude thinking", "signature": "an-sig"}}},
+            {"reasoningContent": {"redactedContent": "an-data"}},
+            {"text": "It is "},
+            {"text": "sunny."},
+            {"toolUse": {"toolUseId": "call_1", "name": "weather", "input": {"city": "Paris"}}},
+            {"toolUse": {"toolUseId": "call_2", "name": "time", "input": {}}},
+        ]})
+    );
+}
+
+#[test]
 fn a_turn_without_blocks_is_built_from_its_content_and_tool_calls_as_before() {
     let messages = json!([{"role": "assistant", "content": "Checking.", "metadata": {
         "tool_calls": [{"id": "c1", "name": "f", "arguments": "{}"}],
@@ -112,7 +148,7 @@ fn a_turn_without_blocks_is_built_from_its_content_and_tool_calls_as_before() {
 #[test]
 fn blocks_on_a_message_that_is_not_the_assistants_are_not_rendered_nor_sent() {
     let messages = json!([{"role": "user", "content": "hi", "metadata": {"blocks": [{"type": "text", "text": "x"}]}}]);
-    for (provider, api_type) in [("openai", "chat"), ("openai", "responses"), ("anthropic", "chat")] {
+    for (provider, api_type) in EVERY_FORMAT {
         let b = body(&agent(provider, api_type, json!({})), messages.clone());
         assert!(!b.to_string().contains("\"x\""), "{provider}/{api_type}: {b}");
     }
@@ -147,7 +183,7 @@ fn a_final_message_in_the_messages_is_read_as_to_message_makes_it() {
         typed.extend(
             turn.tool_calls.iter().map(|c| Message::list_from_json(&json!([tool(&c.id)]).into()).unwrap().remove(0)),
         );
-        for (provider, api_type) in [("openai", "chat"), ("openai", "responses"), ("anthropic", "chat")] {
+        for (provider, api_type) in EVERY_FORMAT {
             let agent_json = agent(provider, api_type, json!({}));
             let from_json = body(&agent_json, Value::from(messages.clone()));
             let from_rust: Value =
