@@ -48,6 +48,7 @@ export type {
   Usage,
 } from "./llm_wire.js";
 export {
+  asMessage,
   buildChatArgs,
   buildRequest,
   genAiAttributes,
