@@ -365,7 +365,8 @@ fn a_conversation_moves_between_providers_with_its_text_and_calls_and_no_foreign
     let responses = agent("openai", "responses");
     let mut conversation = Conversation::new("What is (12 + 7) * 3 * 10?");
     // Anthropic (signed thinking) → OpenRouter (reasoning_details) → Responses (encrypted
-    // reasoning items) → back to Anthropic, then on to Gemini and Bedrock.
+    // reasoning items) → back to Anthropic, then on to OpenAI chat, OpenRouter, Responses,
+    // Gemini and Bedrock.
     conversation.turn(
         &anthropic,
         &anthropic_turn("msg_1", Ok(("Add first.", "anthropic-sig")), "Adding.", Some(("toolu_1", add))),
@@ -375,7 +376,8 @@ fn a_conversation_moves_between_providers_with_its_text_and_calls_and_no_foreign
     ];
     conversation.turn(&agent("openrouter", "chat"), &openrouter_turn(&details, Some(("call_2", multiply)), ""));
     let responses_turn = conversation.turn(&responses, &responses_part1);
-    for agent in [&anthropic, &chat, &responses, &agent("google", "chat"), &agent("bedrock", "chat")] {
+    let openrouter = agent("openrouter", "chat");
+    for agent in [&anthropic, &chat, &openrouter, &responses, &agent("google", "chat"), &agent("bedrock", "chat")] {
         conversation.turn(agent, &anthropic_turn("msg_x", Ok(("x", "x-sig")), "ok", None));
         conversation.messages.pop();
     }
@@ -388,10 +390,11 @@ fn a_conversation_moves_between_providers_with_its_text_and_calls_and_no_foreign
     // (the request, the reasoning state it may carry, the state it must not)
     let cases = [
         (4, vec!["anthropic-sig"], vec!["openrouter-data", &encrypted[0]]),
-        (5, vec!["openrouter-data"], vec!["anthropic-sig", &encrypted[0]]),
-        (6, vec![&encrypted[0]], vec!["anthropic-sig", "openrouter-data"]),
-        (7, vec![], vec!["anthropic-sig", "openrouter-data", &encrypted[0]]),
-        (8, vec!["anthropic-sig"], vec!["openrouter-data", &encrypted[0]]),
+        (5, vec![], vec!["anthropic-sig", "openrouter-data", &encrypted[0]]),
+        (6, vec!["openrouter-data"], vec!["anthropic-sig", &encrypted[0]]),
+        (7, vec![&encrypted[0]], vec!["anthropic-sig", "openrouter-data"]),
+        (8, vec![], vec!["anthropic-sig", "openrouter-data", &encrypted[0]]),
+        (9, vec!["anthropic-sig"], vec!["openrouter-data", &encrypted[0]]),
     ];
     for (request, carried, dropped) in cases {
         let body = &conversation.bodies[request - 1];

@@ -419,11 +419,15 @@ fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
     Ok(ContentPart { kind, value, media_type, detail })
 }
 
-/// Whether a message in a list is a `FinalMessage` (docs/design.md, "Inputs"): its `content` is
-/// a list of blocks (items with `type`, where parts have `kind`), or it has `toolCalls` or
-/// `finishReason`.
+/// Whether a message in a list is a `FinalMessage` (docs/design.md, "Inputs"): the assistant's
+/// (or of no role), and its `content` is a list of blocks (items with `type`, where parts have
+/// `kind`), or it has `toolCalls` or `finishReason`. A message of another role is read as one,
+/// so that its errors name its parts.
 fn is_final_message(value: &Value) -> bool {
     let Some(map) = value.as_object() else { return false };
+    if map.get("role").is_some_and(|role| !role.is_null() && role.as_str() != Some("assistant")) {
+        return false;
+    }
     let has = |key: &str| map.get(key).is_some_and(|v| !v.is_null());
     let block_list = match map.get("content") {
         Some(Value::Array(items)) => items.first().and_then(Value::as_object).is_some_and(|first| {

@@ -63,6 +63,15 @@ fn openai_chat_takes_the_text_the_tool_calls_and_the_reasoning_details() {
 }
 
 #[test]
+fn openai_and_azure_get_no_reasoning_details_which_only_gateways_take() {
+    for provider in ["openai", "azure"] {
+        let b = body(&agent(provider, "chat", json!({})), turn_with_blocks(every_kind_of_block()));
+        assert_eq!(b["messages"][1]["tool_calls"].as_array().map(Vec::len), Some(2), "{provider}");
+        assert!(b["messages"][1].get("reasoning_details").is_none(), "{provider}: {b}");
+    }
+}
+
+#[test]
 fn responses_takes_its_reasoning_items_the_text_and_the_calls_in_order() {
     let b = body(&agent("openai", "responses", json!({})), turn_with_blocks(every_kind_of_block()));
     assert_eq!(
@@ -231,7 +240,7 @@ fn a_bad_block_or_final_message_is_refused_at_its_path() {
             "messages[0].content[0].encryptedContent",
         ),
         (json!([{"content": [{"type": "other", "data": {}}]}]), "messages[0].content[0].providerType"),
-        (json!([{"role": "user", "finishReason": "stop"}]), "messages[0].role"),
+        (json!([{"role": "developer", "content": [{"type": "object"}]}]), "messages[0].content[0].kind"),
         (json!([{"toolCalls": [{"id": "c"}]}]), "messages[0].toolCalls[0].name"),
         (json!([{"toolCalls": [{"id": "c", "name": "f", "arguments": 1}]}]), "messages[0].toolCalls[0].arguments"),
         (json!([{"content": "text", "finishReason": "stop"}]), "messages[0].content"),

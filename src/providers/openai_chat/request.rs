@@ -53,9 +53,12 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
 
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
+    // OpenAI's own servers define Chat and have no `reasoning_details`; the gateways that
+    // stream them (OpenRouter, Vercel AI Gateway) take them back.
+    let details = !matches!(agent.model.provider.as_str(), "openai" | "azure");
     let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
-        wire.push(write_message(message, &index("messages", i))?);
+        wire.push(write_message(message, &index("messages", i), details)?);
     }
     body.set("messages", wire.finish());
     write_tools(body, agent, Api::OpenAiChat)?;
@@ -67,8 +70,9 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
 }
 
 /// One message: its role, metadata, tool calls and content; an assistant turn with blocks is
-/// written from them (docs/design.md, "Reasoning that goes back").
-fn write_message(message: &Message, path: &str) -> Result<String> {
+/// written from them (docs/design.md, "Reasoning that goes back"), with its `reasoning_details`
+/// when `details`.
+fn write_message(message: &Message, path: &str, details: bool) -> Result<String> {
     let mut wire = Fields::new();
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
@@ -89,7 +93,7 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
         }
         wire.set(TOOL_CALLS, written.finish());
     }
-    if let Some(details) = blocks.as_deref().and_then(write_reasoning_details) {
+    if let Some(details) = blocks.as_deref().filter(|_| details).and_then(write_reasoning_details) {
         wire.set("reasoning_details", details);
     }
     let content = match from_blocks.as_ref().unwrap_or(&message.content) {
