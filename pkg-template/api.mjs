@@ -6,6 +6,7 @@ import { makeHelpers } from "./helpers.mjs";
 import { makePartial, PartialState } from "./partial.mjs";
 
 export {
+  asMessage,
   buildChatArgs,
   buildRequest,
   genAiAttributes,

@@ -50,6 +50,7 @@ export type {
   Usage,
 } from "./llm_wire.js";
 export {
+  asMessage,
   buildChatArgs,
   buildRequest,
   genAiAttributes,

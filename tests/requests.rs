@@ -21,6 +21,8 @@ mod options;
 mod other_apis;
 #[path = "requests/responses.rs"]
 mod responses;
+#[path = "requests/round_trip.rs"]
+mod round_trip;
 #[path = "requests/schema.rs"]
 mod schema;
 #[path = "requests/tools.rs"]

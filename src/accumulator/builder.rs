@@ -41,6 +41,22 @@ struct ChoiceState {
     live_calls: Vec<Feed>,
     /// Boxed: most choices have none, and a choice is kept per index seen.
     live_output: Option<Box<Feed>>,
+    /// The `reasoning_details` index of the last block, when that block came from one.
+    detail_index: Option<u64>,
+}
+
+/// One entry of a chat delta's `reasoning_details` (OpenRouter, Vercel AI Gateway), its
+/// absent strings empty.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReasoningDetail<'a> {
+    pub(crate) index: u64,
+    pub(crate) format: &'a str,
+    /// A `reasoning.text`'s text or a `reasoning.summary`'s summary.
+    pub(crate) text: &'a str,
+    pub(crate) signature: &'a str,
+    /// A `reasoning.encrypted`'s data.
+    pub(crate) data: &'a str,
+    pub(crate) id: &'a str,
 }
 
 #[derive(Debug)]
@@ -261,7 +277,7 @@ impl MessageBuilder {
             && matches!(
                 (state.blocks.last(), part),
                 (Some(Block::Text { .. }), Part::Text)
-                    | (Some(Block::Reasoning { redacted: None, .. }), Part::Reasoning)
+                    | (Some(Block::Reasoning { redacted: None, id: None, .. }), Part::Reasoning)
             );
         self.keep(s.len() + if extend { 0 } else { ENTRY_BYTES })?;
         if !extend || self.choices[at].open_part != Some(part) {
@@ -274,8 +290,8 @@ impl MessageBuilder {
         match (extend, state.blocks.last_mut()) {
             (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
             _ => state.blocks.push(match part {
-                Part::Text => Block::Text { text: s.to_owned(), citations: None, signature: None },
-                Part::Reasoning => Block::Reasoning { text: s.to_owned(), signature: None, redacted: None },
+                Part::Text => Block::text(s),
+                Part::Reasoning => Block::reasoning(s),
             }),
         }
         match (self.last_delta_event(), part) {
@@ -405,9 +421,68 @@ impl MessageBuilder {
                 text: String::new(),
                 signature: Some(signature.to_owned()),
                 redacted: None,
+                id: None,
+                encrypted_content: None,
+                format: None,
             }),
         }
         self.events.push(StreamEvent::ReasoningSignature { signature: signature.to_owned(), choice });
+        Ok(())
+    }
+
+    /// A `reasoning_details` entry: it continues the reasoning block of its `index` when that
+    /// block is the last one, and opens one otherwise. Its text is reasoning; its signature and
+    /// encrypted data are reported as `reasoning_signature`, as Anthropic's are.
+    pub(crate) fn reasoning_detail(&mut self, choice: u32, detail: ReasoningDetail<'_>) -> Result<()> {
+        let ReasoningDetail { index, format, text, signature, data, id } = detail;
+        if text.is_empty() && signature.is_empty() && data.is_empty() && id.is_empty() {
+            return Ok(());
+        }
+        let at = self.position_or_new(choice)?;
+        let state = &self.choices[at];
+        let last = if state.break_block || state.detail_index != Some(index) { None } else { state.blocks.last() };
+        let (continues, has_id) = match last {
+            Some(Block::Reasoning { format: Some(_), id: own, .. }) => (true, own.is_some()),
+            _ => (false, false),
+        };
+        let new_id = if has_id { 0 } else { id.len() };
+        let opens = if continues { 0 } else { ENTRY_BYTES + format.len() };
+        self.keep(opens + text.len() + signature.len() + data.len() + new_id)?;
+        let state = &mut self.choices[at];
+        if !continues {
+            state.blocks.push(Block::Reasoning {
+                text: String::new(),
+                signature: None,
+                redacted: None,
+                id: None,
+                encrypted_content: None,
+                format: Some(format.to_owned()),
+            });
+            state.break_block = false;
+            state.detail_index = Some(index);
+        }
+        if let Some(Block::Reasoning { text: own_text, signature: own_signature, redacted, id: own_id, .. }) =
+            state.blocks.last_mut()
+        {
+            own_text.push_str(text);
+            for (slot, piece) in [(own_signature, signature), (redacted, data)] {
+                if !piece.is_empty() {
+                    slot.get_or_insert_with(String::new).push_str(piece);
+                }
+            }
+            if own_id.is_none() && !id.is_empty() {
+                *own_id = Some(id.to_owned());
+            }
+        }
+        if !text.is_empty() {
+            match self.events.last_mut() {
+                Some(StreamEvent::Reasoning { text: event, choice: c }) if *c == choice => event.push_str(text),
+                _ => self.events.push(StreamEvent::Reasoning { text: text.to_owned(), choice }),
+            }
+        }
+        for piece in [signature, data].into_iter().filter(|piece| !piece.is_empty()) {
+            self.events.push(StreamEvent::ReasoningSignature { signature: piece.to_owned(), choice });
+        }
         Ok(())
     }
 
@@ -455,13 +530,52 @@ impl MessageBuilder {
         Ok(())
     }
 
+    /// How many blocks `choice` has so far.
+    pub(crate) fn block_count(&mut self, choice: u32) -> usize {
+        self.existing(choice).map_or(0, |state| state.blocks.len())
+    }
+
+    /// A Responses reasoning item ended: its `id` goes on the reasoning blocks it gave (those
+    /// from block `from` on), its `encrypted_content` on the first of them, once for the item;
+    /// an item that gave none (an empty summary) gets an empty block, so that it goes back.
+    pub(crate) fn reasoning_item(&mut self, choice: u32, from: usize, id: &str, encrypted: Option<&str>) -> Result<()> {
+        let at = self.position_or_new(choice)?;
+        let unmarked = |block: &Block| matches!(block, Block::Reasoning { id: None, format: None, .. });
+        let marked = self.choices[at].blocks.iter().skip(from).filter(|block| unmarked(block)).count();
+        let opens = if marked == 0 { ENTRY_BYTES + id.len() } else { 0 };
+        self.keep(marked * id.len() + encrypted.map_or(0, str::len) + opens)?;
+        let state = &mut self.choices[at];
+        if marked == 0 {
+            state.blocks.push(Block::reasoning(""));
+            state.break_block = true;
+        }
+        let start = from.min(state.blocks.len());
+        let mut first = true;
+        for block in &mut state.blocks[start..] {
+            if let Block::Reasoning { id: own @ None, format: None, encrypted_content, .. } = block {
+                *own = Some(id.to_owned());
+                if std::mem::take(&mut first) {
+                    *encrypted_content = encrypted.map(str::to_owned);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A redacted reasoning block: opaque data, no text.
     pub(crate) fn redacted_reasoning(&mut self, choice: u32, data: &str) -> Result<()> {
         let at = self.position_or_new(choice)?;
         self.keep(data.len() + ENTRY_BYTES)?;
         self.end_part(at);
         let state = &mut self.choices[at];
-        state.blocks.push(Block::Reasoning { text: String::new(), signature: None, redacted: Some(data.to_owned()) });
+        state.blocks.push(Block::Reasoning {
+            text: String::new(),
+            signature: None,
+            redacted: Some(data.to_owned()),
+            id: None,
+            encrypted_content: None,
+            format: None,
+        });
         state.break_block = true;
         self.events.push(StreamEvent::ReasoningSignature { signature: data.to_owned(), choice });
         Ok(())
@@ -518,12 +632,7 @@ impl MessageBuilder {
         if self.live.calls && state.live_calls.len() == index {
             state.live_calls.push(Feed::new(&Default::default()));
         }
-        state.blocks.push(Block::ToolCall {
-            id: String::new(),
-            name: String::new(),
-            arguments: String::new(),
-            signature: None,
-        });
+        state.blocks.push(Block::tool_call(ToolCall::default()));
         state.break_block = true;
         self.events.push(StreamEvent::ToolCallStart {
             index: index as u32,

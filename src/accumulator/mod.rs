@@ -10,7 +10,7 @@ mod live;
 mod think;
 mod tool_calls;
 
-pub(crate) use builder::{MessageBuilder, ENTRY_BYTES};
+pub(crate) use builder::{MessageBuilder, ReasoningDetail, ENTRY_BYTES};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};

@@ -5,6 +5,8 @@
 //! returns what it read; the first error found ends the read.
 
 use super::agent::{Agent, ContentPart, Message, MessageContent, Model, ModelOptions, Property, Tool, ToolKind};
+use super::continuity::{assistant_turn, blocks_calls, blocks_text};
+use super::{Block, RawJson, ToolCall};
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
@@ -14,6 +16,7 @@ const PROPERTY_KINDS: &[&str] = &["string", "integer", "float", "boolean", "arra
 const ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
 const PART_KINDS: &[&str] = &["text", "image", "audio", "file"];
 const API_TYPES: &[&str] = &["chat", "responses", "embedding", "image"];
+const BLOCK_TYPES: &[&str] = &["text", "tool_call", "reasoning", "other"];
 const MODEL_OPTIONS: &[&str] = &[
     "temperature",
     "maxOutputTokens",
@@ -388,6 +391,9 @@ impl Message {
 }
 
 fn read_message(value: &Value, path: &str) -> Result<Message> {
+    if is_final_message(value) {
+        return Message::from_final_json(value, path);
+    }
     let message = Obj::new(value, path)?;
     let content = match message.get("content") {
         None => MessageContent::Parts(Vec::new()),
@@ -411,6 +417,110 @@ fn read_part(value: &Value, path: &str) -> Result<ContentPart> {
     // §7.1.2: an empty detail is never sent, so it is not kept either.
     let detail = part.non_empty_string("detail")?;
     Ok(ContentPart { kind, value, media_type, detail })
+}
+
+/// Whether a message in a list is a `FinalMessage` (docs/design.md, "Inputs"): the assistant's
+/// (or of no role), and its `content` is a list of blocks (items with `type`, where parts have
+/// `kind`), or it has `toolCalls` or `finishReason`. A message of another role is read as one,
+/// so that its errors name its parts.
+fn is_final_message(value: &Value) -> bool {
+    let Some(map) = value.as_object() else { return false };
+    if map.get("role").is_some_and(|role| !role.is_null() && role.as_str() != Some("assistant")) {
+        return false;
+    }
+    let has = |key: &str| map.get(key).is_some_and(|v| !v.is_null());
+    let block_list = match map.get("content") {
+        Some(Value::Array(items)) => items.first().and_then(Value::as_object).is_some_and(|first| {
+            first.get("type").is_some_and(|t| !t.is_null()) && !first.get("kind").is_some_and(|k| !k.is_null())
+        }),
+        _ => false,
+    };
+    block_list || has("toolCalls") || has("finishReason")
+}
+
+impl Message {
+    /// A `FinalMessage` given as JSON, as the assistant message [`super::FinalMessage::to_message`]
+    /// makes of it: its blocks read with exact paths (`path.content[2].type`), its text and tool
+    /// calls taken from `text` and `toolCalls`, or from the blocks when those are absent. One
+    /// without `content` has no blocks: it is its text and tool calls.
+    pub fn from_final_json(value: &Value, path: &str) -> Result<Message> {
+        let message = Obj::new(value, path)?;
+        message.one_of("role", &["assistant"], Some("assistant"))?;
+        let content = message.get("content");
+        let blocks = match content {
+            Some(list) => read_blocks(list, &message.at("content"))?,
+            None => Vec::new(),
+        };
+        let text = match message.str("text")? {
+            Some(text) => text.to_owned(),
+            None => blocks_text(&blocks),
+        };
+        let calls = match message.get("toolCalls") {
+            Some(list) => read_list(list, &message.at("toolCalls"), read_tool_call)?,
+            None => blocks_calls(&blocks),
+        };
+        Ok(assistant_turn(text, &calls, content.map(|_| blocks.as_slice())))
+    }
+}
+
+/// A tool call of a `FinalMessage`: `{id, name, arguments}`, `arguments` a JSON string or an
+/// object (written as JSON).
+fn read_tool_call(value: &Value, path: &str) -> Result<ToolCall> {
+    let call = Obj::new(value, path)?;
+    Ok(ToolCall { id: call.required_string("id")?, name: call.required_string("name")?, arguments: arguments(&call)? })
+}
+
+/// `arguments`: a JSON string, or an object or array written as JSON; empty when absent.
+fn arguments(obj: &Obj<'_>) -> Result<String> {
+    match obj.get("arguments") {
+        None => Ok(String::new()),
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(value @ (Value::Object(_) | Value::Array(_))) => Ok(value.to_string()),
+        Some(other) => Err(wrong_type(obj.at("arguments"), JsonType::String, other)),
+    }
+}
+
+/// A list of `FinalMessage` content blocks at `path` (`metadata.blocks`, or a `FinalMessage`'s
+/// `content`).
+pub(crate) fn read_blocks(value: &Value, path: &str) -> Result<Vec<Block>> {
+    read_list(value, path, read_block)
+}
+
+fn read_block(value: &Value, path: &str) -> Result<Block> {
+    let block = Obj::new(value, path)?;
+    let kind = block.one_of("type", BLOCK_TYPES, None)?;
+    Ok(match kind.as_str() {
+        "text" => {
+            let citations = match block.typed("citations", JsonType::Array)? {
+                Some(Value::Array(list)) => Some(list.iter().map(raw).collect()),
+                _ => None,
+            };
+            Block::Text { text: block.string("text")?, citations, signature: block.optional_string("signature")? }
+        }
+        "tool_call" => Block::ToolCall {
+            id: block.required_string("id")?,
+            name: block.required_string("name")?,
+            arguments: arguments(&block)?,
+            signature: block.optional_string("signature")?,
+        },
+        "reasoning" => Block::Reasoning {
+            text: block.string("text")?,
+            signature: block.optional_string("signature")?,
+            redacted: block.optional_string("redacted")?,
+            id: block.optional_string("id")?,
+            encrypted_content: block.optional_string("encryptedContent")?,
+            format: block.optional_string("format")?,
+        },
+        _ => Block::Other {
+            provider_type: block.required_string("providerType")?,
+            data: block.get("data").map_or_else(RawJson::null, raw),
+        },
+    })
+}
+
+/// A value kept as JSON text, as the stream keeps a provider's.
+fn raw(value: &Value) -> RawJson {
+    RawJson::from_valid(&crate::request::wire::json(value))
 }
 
 #[cfg(test)]

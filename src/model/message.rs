@@ -13,7 +13,8 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
-/// One content block of the final message, in stream order.
+/// One content block of the final message, in stream order. The optional fields carry what a
+/// provider needs back to continue from this turn (docs/design.md, "Reasoning that goes back").
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
@@ -33,15 +34,53 @@ pub enum Block {
         #[serde(skip_serializing_if = "Option::is_none")]
         signature: Option<String>,
     },
+    #[serde(rename_all = "camelCase")]
     Reasoning {
         text: String,
+        /// Anthropic and Bedrock thinking signatures; a `reasoning_details` text's signature.
         #[serde(skip_serializing_if = "Option::is_none")]
         signature: Option<String>,
+        /// Opaque reasoning: Anthropic `redacted_thinking` data, Bedrock `redactedContent`, a
+        /// `reasoning_details` `reasoning.encrypted` item's data.
         #[serde(skip_serializing_if = "Option::is_none")]
         redacted: Option<String>,
+        /// The id of the OpenAI Responses reasoning item this block belongs to.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        /// That item's `encrypted_content`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        encrypted_content: Option<String>,
+        /// The `format` of a chat `reasoning_details` item; set only on blocks read from one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        format: Option<String>,
     },
     #[serde(rename_all = "camelCase")]
     Other { provider_type: String, data: RawJson },
+}
+
+impl Block {
+    /// A text block with nothing but its text.
+    pub fn text(text: impl Into<String>) -> Block {
+        Block::Text { text: text.into(), citations: None, signature: None }
+    }
+
+    /// A reasoning block with nothing but its text.
+    pub fn reasoning(text: impl Into<String>) -> Block {
+        Block::Reasoning {
+            text: text.into(),
+            signature: None,
+            redacted: None,
+            id: None,
+            encrypted_content: None,
+            format: None,
+        }
+    }
+
+    /// A tool call's block.
+    pub fn tool_call(call: ToolCall) -> Block {
+        let ToolCall { id, name, arguments } = call;
+        Block::ToolCall { id, name, arguments, signature: None }
+    }
 }
 
 /// The consolidated assistant message (docs/design.md, "Streaming").
@@ -127,11 +166,14 @@ impl WriteJson for Block {
                 o.str("arguments", arguments);
                 o.opt_str("signature", signature.as_deref());
             }
-            Block::Reasoning { text, signature, redacted } => {
+            Block::Reasoning { text, signature, redacted, id, encrypted_content, format } => {
                 o.str("type", "reasoning");
                 o.str("text", text);
                 o.opt_str("signature", signature.as_deref());
                 o.opt_str("redacted", redacted.as_deref());
+                o.opt_str("id", id.as_deref());
+                o.opt_str("encryptedContent", encrypted_content.as_deref());
+                o.opt_str("format", format.as_deref());
             }
             Block::Other { provider_type, data } => {
                 o.str("type", "other");
@@ -189,7 +231,11 @@ impl FinalMessage {
             .content
             .iter()
             .map(|b| match b {
-                Block::Text { text, .. } | Block::Reasoning { text, .. } => text.len(),
+                Block::Text { text, .. } => text.len(),
+                Block::Reasoning { text, signature, redacted, encrypted_content, .. } => {
+                    let opaque = [signature, redacted, encrypted_content].into_iter().flatten().map(String::len);
+                    text.len() + opaque.sum::<usize>()
+                }
                 Block::ToolCall { arguments, .. } => arguments.len(),
                 Block::Other { data, .. } => data.get().len(),
             })

@@ -61,9 +61,9 @@ export type StreamEvent =
   | { type: "finish"; reason: FinishReason; rawReason: string | null; choice?: number }
   | ({ type: "error" } & StreamError);
 export type Block =
-  | { type: "text"; text: string; citations?: JsonValue[] }
-  | { type: "tool_call"; id: string; name: string; arguments: string }
-  | { type: "reasoning"; text: string; signature?: string; redacted?: string }
+  | { type: "text"; text: string; citations?: JsonValue[]; signature?: string }
+  | { type: "tool_call"; id: string; name: string; arguments: string; signature?: string }
+  | { type: "reasoning"; text: string; signature?: string; redacted?: string; id?: string; encryptedContent?: string; format?: string }
   | { type: "other"; providerType: string; data: JsonValue };
 /** A tool call (§8.7): `arguments` is always a JSON string. */
 export interface ToolCall { id: string; name: string; arguments: string }

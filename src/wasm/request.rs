@@ -1,4 +1,4 @@
-//! wasm exports of buildChatArgs, buildRequest, genAiAttributes and registerTool.
+//! wasm exports of buildChatArgs, buildRequest, asMessage, genAiAttributes and registerTool.
 //!
 //! Conversions only: JS values come in as the crate's `Value` (through `JSON.stringify`) and
 //! go to the path-precise readers of the core; results go out as JSON text parsed by
@@ -7,7 +7,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{read_agent, string_argument, to_json};
+use crate::json::Value;
 use crate::model::{Agent, Message};
+use crate::request::wire::{json, Object};
 use crate::request::{build_request, write_chat_args, write_gen_ai_attributes, RequestOptions};
 use crate::tools::register_tool;
 
@@ -33,17 +35,30 @@ fn read_inputs(agent: JsValue, messages: JsValue) -> Result<(Agent, Vec<Message>
 #[wasm_bindgen(js_name = buildChatArgs, unchecked_return_type = "Record<string, unknown>")]
 pub fn build_chat_args_js(
     #[wasm_bindgen(unchecked_param_type = "Agent")] agent: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(Message | FinalMessage)[]")] messages: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;
     super::js::parse(&write_chat_args(&agent, &messages)?.finish())
+}
+
+/// A finished turn as the assistant `Message` of the next request: its text, its tool calls in
+/// `metadata.tool_calls` and its blocks in `metadata.blocks` (what `buildChatArgs` also makes of
+/// a `FinalMessage` in its messages).
+#[wasm_bindgen(js_name = asMessage, unchecked_return_type = "Message")]
+pub fn as_message_js(
+    #[wasm_bindgen(unchecked_param_type = "FinalMessage")] message: JsValue,
+) -> Result<JsValue, JsValue> {
+    let message = Message::from_final_json(&to_json(message, "final")?, "final")?;
+    let metadata = json(&Value::Object(message.metadata));
+    let written = Object::new().str("content", &message.content.text()).json("metadata", &metadata);
+    super::js::parse(&written.str("role", &message.role).finish())
 }
 
 /// `{url, method, headers, body}` for `agent` and `messages`.
 #[wasm_bindgen(js_name = buildRequest, unchecked_return_type = "HttpRequest")]
 pub fn build_request_js(
     #[wasm_bindgen(unchecked_param_type = "Agent")] agent: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Message[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(Message | FinalMessage)[]")] messages: JsValue,
     #[wasm_bindgen(unchecked_param_type = "RequestOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (agent, messages) = read_inputs(agent, messages)?;

@@ -1,7 +1,7 @@
 //! Multi-turn continuity: an assistant turn with tool calls and the tool results answering it,
 //! in every format; and a streamed turn's FinalMessage back into a Message.
 
-use llm_wire::model::continuity::{ANTHROPIC_THINKING, TOOL_CALLS};
+use llm_wire::model::continuity::{BLOCKS, TOOL_CALLS};
 use llm_wire::{build_chat_args, Agent, Block, FinalMessage, FinishReason, Message, ToolCall};
 use serde_json::{json, Value};
 
@@ -145,15 +145,28 @@ fn final_message() -> FinalMessage {
     FinalMessage {
         role: "assistant",
         content: vec![
-            Block::Reasoning { text: "think".into(), signature: Some("sig".into()), redacted: None },
-            Block::Reasoning { text: String::new(), signature: None, redacted: Some("opaque".into()) },
-            Block::Text { text: "Checking.".into(), citations: None, signature: None },
-            Block::ToolCall {
+            Block::Reasoning {
+                text: "think".into(),
+                signature: Some("sig".into()),
+                redacted: None,
+                id: None,
+                encrypted_content: None,
+                format: None,
+            },
+            Block::Reasoning {
+                text: String::new(),
+                signature: None,
+                redacted: Some("opaque".into()),
+                id: None,
+                encrypted_content: None,
+                format: None,
+            },
+            Block::text("Checking."),
+            Block::tool_call(ToolCall {
                 id: "c1".into(),
                 name: "weather".into(),
                 arguments: "{\"city\":\"Paris\"}".into(),
-                signature: None,
-            },
+            }),
         ],
         text: "Checking.".into(),
         reasoning: "think".into(),
@@ -175,21 +188,17 @@ fn final_message() -> FinalMessage {
 }
 
 #[test]
-fn a_final_message_becomes_an_assistant_message_with_its_text_and_tool_calls() {
-    let message = final_message().to_message();
+fn a_final_message_becomes_an_assistant_message_with_its_text_tool_calls_and_blocks() {
+    let turn = final_message();
+    let message = turn.to_message();
     assert_eq!(message.role, "assistant");
     assert_eq!(message.content.text(), "Checking.");
     assert_eq!(
         message.metadata[TOOL_CALLS],
         json!([{"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Paris\"}"}}])
     );
-    assert_eq!(
-        message.metadata[ANTHROPIC_THINKING],
-        json!([
-            {"type": "thinking", "thinking": "think", "signature": "sig"},
-            {"type": "redacted_thinking", "data": "opaque"},
-        ])
-    );
+    assert_eq!(message.metadata[BLOCKS], serde_json::to_value(&turn.content).unwrap());
+    assert_eq!(message.metadata.len(), 2, "no other replay key: {:?}", message.metadata);
 }
 
 #[test]

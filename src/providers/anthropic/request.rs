@@ -8,13 +8,28 @@
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
-use crate::model::continuity::ANTHROPIC_THINKING;
-use crate::model::{Agent, ContentPart, Message, MessageContent};
+use crate::model::continuity::{ReasoningState, ANTHROPIC_THINKING};
+use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall};
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{field, index, json as json_text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
 use crate::tools::write_tools;
+
+/// The content block types of Anthropic's own server tools, which an assistant turn sends back
+/// as they came (kept as `other` blocks).
+const SERVER_BLOCK_TYPES: &[&str] = &[
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "tool_search_tool_result",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+];
 
 /// Tool-call arguments as the object `tool_use.input` wants; an empty string is `{}`.
 fn parse_arguments(arguments: &str) -> Option<Value> {
@@ -113,6 +128,9 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         turns.push(WrittenTurn { role: &message.role, blocks: Array::new(), has_results: false });
     }
     let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
+    if let Some(turn) = message.blocks(path)? {
+        return write_turn(&turn, &field(path, "metadata.blocks"), blocks);
+    }
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
             for block in thinking {
@@ -122,14 +140,48 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
     }
     write_blocks(message, path, blocks)?;
     for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
-        let input = parse_arguments(&call.arguments).ok_or_else(|| {
-            Error::invalid_input(
-                index(&field(path, "metadata.tool_calls"), k),
-                format!("the arguments of tool call `{}` are not a JSON object", call.id),
-            )
-        })?;
-        let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
-        blocks.push(block.str("type", "tool_use").finish());
+        blocks.push(write_tool_use(call, &index(&field(path, "metadata.tool_calls"), k))?);
+    }
+    Ok(())
+}
+
+/// A `tool_use` block; its arguments must be a JSON object (`path` names the call).
+fn write_tool_use(call: &ToolCall, path: &str) -> Result<String> {
+    let input = parse_arguments(&call.arguments).ok_or_else(|| {
+        Error::invalid_input(path, format!("the arguments of tool call `{}` are not a JSON object", call.id))
+    })?;
+    let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
+    Ok(block.str("type", "tool_use").finish())
+}
+
+/// An assistant turn from its blocks, in order (docs/design.md, "Reasoning that goes back"):
+/// signed thinking as `thinking`, redacted as `redacted_thinking`, text, tool calls as
+/// `tool_use`, and Anthropic's server tool blocks as they came. Other formats' reasoning state
+/// and blocks are left out. `path` is that of the blocks.
+fn write_turn(turn: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
+    for (k, block) in turn.iter().enumerate() {
+        match block {
+            Block::Text { text, .. } if !text.is_empty() => blocks.push(text_block(text)),
+            Block::ToolCall { id, name, arguments, .. } => {
+                let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
+                blocks.push(write_tool_use(&call, &index(path, k))?);
+            }
+            Block::Other { provider_type, data } if SERVER_BLOCK_TYPES.contains(&provider_type.as_str()) => {
+                let data = parse_value(data.get())
+                    .map_err(|e| Error::invalid_input(index(path, k), format!("unreadable data: {}", e.message())))?;
+                blocks.value(&data);
+            }
+            _ => match ReasoningState::of(block) {
+                Some(ReasoningState::Signed { text, signature }) => {
+                    let thinking = Object::new().str("signature", signature).str("thinking", text);
+                    blocks.push(thinking.str("type", "thinking").finish());
+                }
+                Some(ReasoningState::Redacted { data }) => {
+                    blocks.push(Object::new().str("data", data).str("type", "redacted_thinking").finish());
+                }
+                _ => {}
+            },
+        }
     }
     Ok(())
 }

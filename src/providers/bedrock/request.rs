@@ -9,8 +9,8 @@
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
-use crate::model::continuity::ANTHROPIC_THINKING;
-use crate::model::{Agent, ContentPart, Message, MessageContent, ToolCall};
+use crate::model::continuity::{ReasoningState, ANTHROPIC_THINKING, BLOCKS};
+use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall};
 use crate::options::write_absent;
 use crate::providers::anthropic::request::media_and_data;
 use crate::providers::openai_chat::request::unknown_part;
@@ -18,10 +18,6 @@ use crate::request::wire::{field, index, json as json_text, text as quoted, Arra
 use crate::request::{is_system, missing_call_id};
 use crate::schema::to_strict_schema;
 use crate::tools::project_tools;
-
-/// `metadata.blocks`: the content blocks of a finished turn (`FinalMessage.content`), which an
-/// assistant message is rendered from when it has them.
-const BLOCKS: &str = "blocks";
 
 /// The top-level members of a Converse request an `additionalProperties` key may set; any other
 /// key is one of the model's own parameters and goes in `additionalModelRequestFields`.
@@ -251,8 +247,8 @@ fn tool_result(message: &Message, path: &str, documents: &mut usize) -> Result<S
 /// An assistant message: from `metadata.blocks` when it has them (a finished turn sent back),
 /// else its replayed Anthropic thinking, its content and its tool calls.
 fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents: &mut usize) -> Result<()> {
-    if let Some(given) = message.metadata.get(BLOCKS).filter(|b| !b.is_null()) {
-        return write_final_blocks(given, &field(path, "metadata.blocks"), blocks);
+    if let Some(given) = message.blocks(path)? {
+        return write_final_blocks(&given, &field(path, &format!("metadata.{BLOCKS}")), blocks);
     }
     if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
         for block in thinking {
@@ -279,43 +275,23 @@ fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents:
     Ok(())
 }
 
-/// The blocks of a finished turn, in order: reasoning with a signature or redacted data, text
-/// and tool calls; what Converse cannot take back (reasoning without a signature, `other`
-/// blocks) is left out.
-fn write_final_blocks(given: &Value, path: &str, blocks: &mut Array) -> Result<()> {
-    let Value::Array(given) = given else {
-        return Err(Error::invalid_input(path, "expected an array of content blocks"));
-    };
+/// The blocks of a finished turn, in order (docs/design.md, "Reasoning that goes back"): signed
+/// and redacted reasoning (Claude's, from Anthropic or Bedrock), text and tool calls; what
+/// Converse cannot take back (other APIs' reasoning state, reasoning without a signature,
+/// `other` blocks) is left out.
+fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
     for (j, block) in given.iter().enumerate() {
-        let path = index(path, j);
-        let text = |key| block.get(key).and_then(Value::as_str);
-        match block.get("type").and_then(Value::as_str) {
-            Some("text") => {
-                if let Some(text) = text("text").filter(|t| !t.is_empty()) {
-                    blocks.push(text_block(text));
-                }
+        match block {
+            Block::Text { text, .. } if !text.is_empty() => blocks.push(text_block(text)),
+            Block::ToolCall { id, name, arguments, .. } => {
+                let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
+                blocks.push(tool_use(&call, &index(path, j))?);
             }
-            Some("tool_call") => {
-                let call = |key| {
-                    text(key)
-                        .filter(|t| !t.is_empty())
-                        .ok_or_else(|| Error::invalid_input(field(&path, key), "a tool call needs an id and a name"))
-                };
-                let arguments = match block.get("arguments") {
-                    None | Some(Value::Null) => String::new(),
-                    Some(Value::String(text)) => text.clone(),
-                    Some(other) => other.to_string(),
-                };
-                let call = ToolCall { id: call("id")?.to_owned(), name: call("name")?.to_owned(), arguments };
-                blocks.push(tool_use(&call, &path)?);
-            }
-            Some("reasoning") => match (text("redacted"), text("signature")) {
-                (Some(data), _) => blocks.push(redacted(data)),
-                (None, Some(signature)) => blocks.push(reasoning_text(text("text").unwrap_or(""), signature)),
-                (None, None) => {}
+            _ => match ReasoningState::of(block) {
+                Some(ReasoningState::Signed { text, signature }) => blocks.push(reasoning_text(text, signature)),
+                Some(ReasoningState::Redacted { data }) => blocks.push(redacted(data)),
+                _ => {}
             },
-            Some(_) => {}
-            None => return Err(Error::invalid_input(field(&path, "type"), "a content block needs a type")),
         }
     }
     Ok(())

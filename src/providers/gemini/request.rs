@@ -14,17 +14,14 @@ use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::write::quoted;
 use crate::json::{Map, Value};
-use crate::model::{Agent, ContentPart, Message, MessageContent, ToolCall};
+use crate::model::continuity::BLOCKS;
+use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall};
 use crate::providers::anthropic::request::sniff_media_type;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{self, field, index, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text};
 use crate::schema::object_schema;
 use crate::tools::{project_tools, FunctionDef};
-
-/// `metadata.blocks`: the blocks of a finished turn (`FinalMessage.content`), which an assistant
-/// message renders from when it has them.
-const BLOCKS: &str = "blocks";
 
 /// An `apiType` Gemini does not have.
 pub(crate) fn unsupported_api_type(api_type: &str) -> Error {
@@ -267,8 +264,8 @@ fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<Str
 /// content and `metadata.tool_calls`. The names of its calls are noted for the results.
 fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Result<Vec<String>> {
     let mut parts = Vec::new();
-    match message.metadata.get(BLOCKS) {
-        Some(Value::Array(blocks)) => {
+    match message.blocks(path)? {
+        Some(blocks) => {
             let path = field(path, &format!("metadata.{BLOCKS}"));
             for (k, block) in blocks.iter().enumerate() {
                 if let Some(part) = block_part(block, &index(&path, k), call_names)? {
@@ -276,7 +273,7 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
                 }
             }
         }
-        _ => {
+        None => {
             write_content(&message.content, path, &mut parts)?;
             let calls_path = field(path, "metadata.tool_calls");
             for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
@@ -291,37 +288,33 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
     Ok(parts)
 }
 
-/// A block of a finished turn as a Gemini part, or `None` for one Gemini does not take back:
-/// text and tool calls with their signatures, and `other` blocks that are Gemini parts (their
-/// data has a member named by their `providerType`, as `executableCode` has) as they came.
-/// Reasoning is not sent back: Gemini's thoughts travel as signatures on the other parts.
-fn block_part(block: &Value, path: &str, call_names: &mut CallNames) -> Result<Option<String>> {
-    let text_of = |key: &str| block.get(key).and_then(Value::as_str);
-    let signature = text_of("signature").filter(|s| !s.is_empty());
-    match text_of("type") {
-        Some("text") => {
-            let text = text_of("text").unwrap_or("");
+/// A block of a finished turn as a Gemini part, or `None` for one Gemini does not take back
+/// (docs/design.md, "Reasoning that goes back"): text and tool calls with their signatures, and
+/// `other` blocks that are Gemini parts (their data has a member named by their `providerType`,
+/// as `executableCode` has) as they came. Reasoning is not sent back: Gemini's thoughts travel
+/// as signatures on the other parts.
+fn block_part(block: &Block, path: &str, call_names: &mut CallNames) -> Result<Option<String>> {
+    match block {
+        Block::Text { text, signature, .. } => {
+            let signature = signed(signature);
             Ok((!text.is_empty() || signature.is_some()).then(|| text_part(text, signature)))
         }
-        Some("tool_call") => {
-            let (Some(id), Some(name)) = (text_of("id"), text_of("name").filter(|n| !n.is_empty())) else {
-                return Err(Error::invalid_input(path, "a tool_call block needs an id and a name"));
-            };
-            let call = ToolCall {
-                id: id.to_owned(),
-                name: name.to_owned(),
-                arguments: text_of("arguments").unwrap_or("").to_owned(),
-            };
+        Block::ToolCall { id, name, arguments, signature } => {
+            let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
             call_names.insert(&call);
-            call_part(&call, signature, &field(path, "arguments")).map(Some)
+            call_part(&call, signed(signature), &field(path, "arguments")).map(Some)
         }
-        Some("other") => {
-            let data =
-                block.get("data").filter(|data| text_of("providerType").is_some_and(|kind| data.get(kind).is_some()));
-            Ok(data.filter(|data| data.is_object()).map(wire::json))
+        Block::Other { provider_type, data } => {
+            let data = parse_value(data.get()).ok().filter(|data| data.get(provider_type).is_some());
+            Ok(data.filter(Value::is_object).map(|data| wire::json(&data)))
         }
-        _ => Ok(None),
+        Block::Reasoning { .. } => Ok(None),
     }
+}
+
+/// A signature that is there and not empty.
+fn signed(signature: &Option<String>) -> Option<&str> {
+    signature.as_deref().filter(|s| !s.is_empty())
 }
 
 /// A tool result as `{functionResponse: {id, name, response}}`. The name is that of the call

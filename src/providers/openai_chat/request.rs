@@ -1,8 +1,10 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
 use crate::error::{Error, Result};
-use crate::model::continuity::{write_openai_tool_call, FORMAT_PRIVATE_KEYS, TOOL_CALLS};
-use crate::model::{Agent, ContentPart, Message, MessageContent, Property};
+use crate::model::continuity::{
+    blocks_calls, blocks_text, write_openai_tool_call, ReasoningState, FORMAT_PRIVATE_KEYS, TOOL_CALLS,
+};
+use crate::model::{Agent, Block, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
@@ -51,9 +53,12 @@ pub(crate) fn unknown_part(kind: &str, path: &str) -> Error {
 
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
+    // OpenAI's own servers define Chat and have no `reasoning_details`; the gateways that
+    // stream them (OpenRouter, Vercel AI Gateway) take them back.
+    let details = !matches!(agent.model.provider.as_str(), "openai" | "azure");
     let mut wire = Array::new();
     for (i, message) in messages.iter().enumerate() {
-        wire.push(write_message(message, &index("messages", i))?);
+        wire.push(write_message(message, &index("messages", i), details)?);
     }
     body.set("messages", wire.finish());
     write_tools(body, agent, Api::OpenAiChat)?;
@@ -64,8 +69,10 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     Ok(())
 }
 
-/// One message: its role, metadata, tool calls and content.
-fn write_message(message: &Message, path: &str) -> Result<String> {
+/// One message: its role, metadata, tool calls and content; an assistant turn with blocks is
+/// written from them (docs/design.md, "Reasoning that goes back"), with its `reasoning_details`
+/// when `details`.
+fn write_message(message: &Message, path: &str, details: bool) -> Result<String> {
     let mut wire = Fields::new();
     wire.str("role", &message.role);
     for (key, value) in &message.metadata {
@@ -74,7 +81,11 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
             wire.value(key, value);
         }
     }
-    let calls = message.tool_call_list(path)?;
+    let blocks = message.blocks(path)?;
+    let (calls, from_blocks) = match &blocks {
+        Some(blocks) => (blocks_calls(blocks), Some(MessageContent::Text(blocks_text(blocks)))),
+        None => (message.tool_call_list(path)?, None),
+    };
     if !calls.is_empty() {
         let mut written = Array::new();
         for call in &calls {
@@ -82,12 +93,47 @@ fn write_message(message: &Message, path: &str) -> Result<String> {
         }
         wire.set(TOOL_CALLS, written.finish());
     }
-    let content = match &message.content {
+    if let Some(details) = blocks.as_deref().filter(|_| details).and_then(write_reasoning_details) {
+        wire.set("reasoning_details", details);
+    }
+    let content = match from_blocks.as_ref().unwrap_or(&message.content) {
         content if content.is_empty() && !calls.is_empty() => "null".to_owned(),
         content => write_content(content, path, None)?,
     };
     wire.set("content", content);
     Ok(wire.finish())
+}
+
+/// The `reasoning_details` of a turn, rebuilt from its blocks that came from them (OpenRouter
+/// and Vercel AI Gateway need them back across tool calls); `None` when there are none.
+fn write_reasoning_details(blocks: &[Block]) -> Option<String> {
+    let mut details = Array::new();
+    let mut index = 0;
+    for state in blocks.iter().filter_map(ReasoningState::of) {
+        let ReasoningState::Details { format, text, signature, data, id } = state else { continue };
+        let mut detail = Fields::new();
+        detail.str("format", format);
+        detail.set("index", index.to_string());
+        index += 1;
+        if let Some(id) = id {
+            detail.str("id", id);
+        }
+        match data {
+            Some(data) => {
+                detail.str("data", data);
+                detail.str("type", "reasoning.encrypted");
+            }
+            None => {
+                detail.str("text", text);
+                if let Some(signature) = signature {
+                    detail.str("signature", signature);
+                }
+                detail.str("type", "reasoning.text");
+            }
+        }
+        details.push(detail.finish());
+    }
+    (!details.is_empty()).then(|| details.finish())
 }
 
 /// A message's content as JSON text: a string for text or a single text part, else its parts

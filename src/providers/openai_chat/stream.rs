@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::{convert_usage, map_finish_reason};
-use crate::accumulator::MessageBuilder;
+use crate::accumulator::{MessageBuilder, ReasoningDetail};
 use crate::error::Result;
 use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
@@ -52,6 +52,22 @@ pub(crate) struct Delta<'a> {
     thinking: Marked<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
+    /// OpenRouter's and Vercel AI Gateway's reasoning with its signatures and encrypted data.
+    reasoning_details: Vec<Detail<'a>>,
+}
+
+/// One `reasoning_details` entry: `reasoning.text` (`text`, `signature`), `reasoning.summary`
+/// (`summary`) or `reasoning.encrypted` (`data`), each with `format`, `index` and maybe `id`.
+#[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
+struct Detail<'a> {
+    index: Option<u64>,
+    format: Scalar<'a>,
+    text: Scalar<'a>,
+    summary: Scalar<'a>,
+    signature: Scalar<'a>,
+    data: Scalar<'a>,
+    id: Scalar<'a>,
 }
 
 #[derive(Default)]
@@ -259,6 +275,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"reasoning" => delta.reasoning = Marked::read(r)?,
             b"thinking" => delta.thinking = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
+            b"reasoning_details" => delta.reasoning_details = read_details(r)?,
             b"tool_calls" => {
                 r.array(|r| {
                     let mut call = ToolCallDelta::default();
@@ -291,6 +308,32 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         Ok(())
     })?;
     Ok(found.then_some(delta))
+}
+
+/// `reasoning_details`: the entries that are objects (anything else is no entry).
+fn read_details<'a>(r: &mut Reader<'a>) -> JsonResult<Vec<Detail<'a>>> {
+    let mut details = Vec::new();
+    r.array(|r| {
+        let mut detail = Detail::default();
+        let found = r.object(|r, key| {
+            match key {
+                b"index" => detail.index = r.index()?,
+                b"format" => detail.format = Scalar::read(r)?,
+                b"text" => detail.text = Scalar::read(r)?,
+                b"summary" => detail.summary = Scalar::read(r)?,
+                b"signature" => detail.signature = Scalar::read(r)?,
+                b"data" => detail.data = Scalar::read(r)?,
+                b"id" => detail.id = Scalar::read(r)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        if found {
+            details.push(detail);
+        }
+        Ok(())
+    })?;
+    Ok(details)
 }
 
 /// A string, or an array of parts `{type:"text", text}` and `{type:"thinking", thinking}` where
@@ -370,8 +413,8 @@ impl Chunk<'_> {
             return None;
         }
         let [Choice { index, delta: Some(delta), finish_reason }] = choices.as_slice() else { return None };
-        let Delta { content, reasoning_content, reasoning, thinking, refusal, tool_calls } = delta;
-        if finish_reason.0.is_some() || refusal.0.is_some() {
+        let Delta { content, reasoning_content, reasoning, thinking, refusal, tool_calls, reasoning_details } = delta;
+        if finish_reason.0.is_some() || refusal.0.is_some() || !reasoning_details.is_empty() {
             return None;
         }
         let index = index.unwrap_or(0);
@@ -484,11 +527,32 @@ impl ChatStream {
 
 #[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
+    // Gateways restate the details' text in `reasoning`: it counts only when they carry none.
+    let details_text = delta
+        .reasoning_details
+        .iter()
+        .any(|d| [&d.text, &d.summary].iter().any(|t| t.as_deref().is_some_and(|t| !t.is_empty())));
     // The first of the three names present, in the order the streaming parser seed reads them.
     let reasoning =
         [&delta.reasoning_content, &delta.reasoning, &delta.thinking].into_iter().find_map(Marked::as_deref);
     if let Some(reasoning) = reasoning {
-        b.reasoning(index, reasoning)?;
+        if !details_text {
+            b.reasoning(index, reasoning)?;
+        }
+    }
+    for (position, detail) in delta.reasoning_details.iter().enumerate() {
+        b.reasoning_detail(
+            index,
+            ReasoningDetail {
+                index: detail.index.unwrap_or(position as u64),
+                // OpenRouter's own name for a format it does not know (some of its entries say null).
+                format: detail.format.as_deref().unwrap_or("unknown"),
+                text: detail.text.as_deref().or(detail.summary.as_deref()).unwrap_or(""),
+                signature: detail.signature.as_deref().unwrap_or(""),
+                data: detail.data.as_deref().unwrap_or(""),
+                id: detail.id.as_deref().unwrap_or(""),
+            },
+        )?;
     }
     match delta.content {
         Content::Text(text, _) => b.tagged_content(index, &text)?,
@@ -603,6 +667,13 @@ mod tests {
             (r#"{"content":"a"},"finish_reason":"stop"}]}"#, r#"{"content":"b"},"finish_reason":"stop"}]}"#, false),
             (r#"{"content":"a","refusal":"no"}}]}"#, r#"{"content":"b","refusal":"no"}}]}"#, false),
             (r#"{"content":5}}]}"#, r#"{"content":6}}]}"#, false),
+            // OpenRouter restates reasoning in `reasoning_details`, which carry signatures.
+            (r#"{"reasoning":"a","reasoning_details":[]}}]}"#, r#"{"reasoning":"b","reasoning_details":[]}}]}"#, true),
+            (
+                r#"{"reasoning":"a","reasoning_details":[{"type":"reasoning.text","signature":"s","index":0}]}}]}"#,
+                r#"{"reasoning":"b","reasoning_details":[{"type":"reasoning.text","signature":"s","index":0}]}}]}"#,
+                false,
+            ),
             // OpenAI's `obfuscation` changes on every chunk: a skipped string may differ.
             (
                 r#"{"content":"a"}}],"obfuscation":"abc","usage":null}"#,

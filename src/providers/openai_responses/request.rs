@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use crate::error::Result;
 use crate::json::Value;
-use crate::model::continuity::RESPONSES_FUNCTION_CALL;
-use crate::model::{Agent, Message};
+use crate::model::continuity::{ReasoningState, RESPONSES_FUNCTION_CALL};
+use crate::model::{Agent, Block, Message, ToolCall};
 use crate::options::write_openai_responses;
 use crate::providers::openai_chat::request::{write_content as chat_content, write_response_format};
 use crate::request::wire::{index, Array, Fields, Object};
@@ -66,17 +66,91 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
         input.push(output(Some(id)));
         return Ok(());
     }
+    if let Some(blocks) = message.blocks(path)? {
+        write_turn(&blocks, input, sent_calls);
+        return Ok(());
+    }
     let calls = message.tool_call_list(path)?;
     if calls.is_empty() || !message.content.is_empty() {
         let content = write_content(message, path)?;
         input.push(Object::new().json("content", &content).str("role", &message.role).finish());
     }
     for call in &calls {
-        let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
-        input.push(item.str("type", "function_call").finish());
-        sent_calls.insert(call.id.clone());
+        write_call(call, input, sent_calls);
     }
     Ok(())
+}
+
+/// A `function_call` item.
+fn write_call(call: &ToolCall, input: &mut Array, sent_calls: &mut HashSet<String>) {
+    let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
+    input.push(item.str("type", "function_call").finish());
+    sent_calls.insert(call.id.clone());
+}
+
+/// An assistant turn from its blocks, in order (docs/design.md, "Reasoning that goes back"):
+/// each reasoning item (the consecutive blocks with its id) as a `reasoning` item with its
+/// encrypted content, each run of text as an assistant message, each tool call as a
+/// `function_call`. Other formats' reasoning and blocks are left out.
+fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut HashSet<String>) {
+    let together = |a: &Block, b: &Block| match (a, b) {
+        (Block::Text { .. }, Block::Text { .. }) => true,
+        _ => item_id(a).is_some_and(|id| item_id(b) == Some(id)),
+    };
+    for run in blocks.chunk_by(together) {
+        match &run[0] {
+            Block::Text { .. } => {
+                let text: String = run.iter().filter_map(text_of).collect();
+                if !text.is_empty() {
+                    input.push(Object::new().str("content", &text).str("role", "assistant").finish());
+                }
+            }
+            Block::ToolCall { id, name, arguments, .. } => {
+                let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
+                write_call(&call, input, sent_calls);
+            }
+            first => {
+                if let Some(id) = item_id(first) {
+                    input.push(write_reasoning_item(id, run));
+                }
+            }
+        }
+    }
+}
+
+/// The id of the Responses reasoning item a block belongs to.
+fn item_id(block: &Block) -> Option<&str> {
+    match ReasoningState::of(block) {
+        Some(ReasoningState::Item { id, .. }) => Some(id),
+        _ => None,
+    }
+}
+
+fn text_of(block: &Block) -> Option<&str> {
+    match block {
+        Block::Text { text, .. } => Some(text),
+        _ => None,
+    }
+}
+
+/// `{type: "reasoning", id, encrypted_content?, summary}` from the blocks of one item: each
+/// block's text is a summary part (an empty summary is an empty list).
+fn write_reasoning_item(id: &str, blocks: &[Block]) -> String {
+    let mut summary = Array::new();
+    let mut encrypted = None;
+    for state in blocks.iter().filter_map(ReasoningState::of) {
+        if let ReasoningState::Item { encrypted_content, text, .. } = state {
+            encrypted = encrypted.or(encrypted_content);
+            if !text.is_empty() {
+                summary.push(Object::new().str("text", text).str("type", "summary_text").finish());
+            }
+        }
+    }
+    let item = match encrypted {
+        Some(encrypted) => Object::new().str("encrypted_content", encrypted),
+        None => Object::new(),
+    };
+    item.str("id", id).array("summary", &summary).str("type", "reasoning").finish()
 }
 
 /// A message's content, with text parts typed as the role's input or output text.

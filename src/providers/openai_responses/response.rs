@@ -83,6 +83,8 @@ pub(crate) struct Item<'a> {
     pub(crate) call_id: Scalar<'a>,
     pub(crate) name: Scalar<'a>,
     pub(crate) arguments: Scalar<'a>,
+    /// A reasoning item's state, needed to send it back with `store: false`.
+    pub(crate) encrypted_content: Scalar<'a>,
     pub(crate) summary: Option<Vec<Part<'a>>>,
     pub(crate) content: Option<Vec<Part<'a>>>,
 }
@@ -115,6 +117,7 @@ impl<'a> Item<'a> {
                 b"call_id" => item.call_id = Scalar::read(r)?,
                 b"name" => item.name = Scalar::read(r)?,
                 b"arguments" => item.arguments = Scalar::read(r)?,
+                b"encrypted_content" => item.encrypted_content = Scalar::read(r)?,
                 b"summary" => item.summary = read_parts(r)?,
                 b"content" => item.content = read_parts(r)?,
                 _ => {}
@@ -210,15 +213,25 @@ impl Response<'_> {
 }
 
 impl Item<'_> {
-    /// Each summary part, then each `reasoning_text` content part, as a reasoning block.
+    /// Each summary part, then each `reasoning_text` content part, as a reasoning block, all
+    /// marked with the item's id and encrypted content (one empty block when there is no text).
     fn feed_reasoning(&self, b: &mut MessageBuilder) -> Result<()> {
+        let from = b.block_count(0);
         for parts in [&self.summary, &self.content] {
             for part in parts.as_deref().unwrap_or_default() {
                 b.break_block(0);
                 b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
             }
         }
-        Ok(())
+        self.mark_reasoning(from, b)
+    }
+
+    /// A reasoning item's id and encrypted content onto the blocks it gave since block `from`.
+    pub(crate) fn mark_reasoning(&self, from: usize, b: &mut MessageBuilder) -> Result<()> {
+        match self.id.as_deref() {
+            Some(id) => b.reasoning_item(0, from, id, self.encrypted_content.as_deref()),
+            None => Ok(()),
+        }
     }
 
     /// Each content part as text with its annotations as citations, or as a refusal; returns

@@ -165,6 +165,9 @@ impl Kind {
     }
 }
 
+/// In `ResponsesStream::item_blocks`: the item's reasoning state is on its blocks already.
+const MARKED: usize = usize::MAX;
+
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
     /// For each output item the stream has named (an item is its number), the part indexes of
@@ -174,6 +177,9 @@ pub(crate) struct ResponsesStream {
     by_id: BTreeMap<String, usize>,
     /// The first item at each output index.
     by_output_index: BTreeMap<u64, usize>,
+    /// For each item, the number of blocks the message had when the item was first named
+    /// (where a reasoning item's blocks start), or [`MARKED`] once its reasoning state is kept.
+    item_blocks: Vec<usize>,
     has_calls: bool,
 }
 
@@ -291,6 +297,7 @@ impl ResponsesStream {
         b.keep(ENTRY_BYTES + id.len())?;
         let item = self.parts_seen.len();
         self.parts_seen.push(BTreeMap::new());
+        self.item_blocks.push(b.block_count(0));
         self.by_id.entry(id.to_owned()).or_insert(item);
         if let Some(index) = output_index {
             self.by_output_index.entry(index).or_insert(item);
@@ -350,11 +357,18 @@ impl ResponsesStream {
                 }
             }
             ("reasoning", true) => {
+                let number = self.item_of(id, e.output_index, b)?;
                 for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
                     if self.seen(id, e.output_index, Some(index as u64), b)? {
                         b.break_block(0);
                         b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
                     }
+                }
+                // The done item's encrypted content supersedes the added one's; a repeated
+                // done event adds nothing.
+                let from = std::mem::replace(&mut self.item_blocks[number], MARKED);
+                if from != MARKED {
+                    item.mark_reasoning(from, b)?;
                 }
             }
             (other, true) => b.other_block(0, other, RawJson::from_valid(text))?,
