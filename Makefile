@@ -131,8 +131,10 @@ demo: build-tools pkg $(DEMO_DEPS)
 demo-cli: build-tools pkg
 	node web-demo/replay.mjs $(DEMO_ARGS)
 
+# The speed ratios, then the size against its guard rail (which fails the target when over).
 bench: build-tools pkg bench/node_modules/.installed
 	node bench/run.mjs $(BENCH_ARGS)
+	node scripts/size.mjs
 
 ## ---- fuzzing (not part of `make test`): cargo-fuzz on nightly, one target at a time -------
 FUZZ_SECONDS ?= 300

@@ -1,6 +1,6 @@
 // The package's size guard rail: each entry's release module and the ES glue that loads it,
-// each file gzipped (level 9), added up per entry. `make test` prints both and fails when one is
-// over its budget. The budgets leave room for plain code: they are there so that a change which
+// each file gzipped (level 9), added up per entry. `make size` (and `make bench`) print both and
+// fail when one is over its budget; `make test` prints them. The budgets leave room for plain code: they are there so that a change which
 // grows the module a lot is seen (docs/design.md, "Speed, size and memory").
 //
 //   node scripts/size.mjs [PKG_DIR]     (default: pkg/)

@@ -3,9 +3,9 @@
 // Accumulator and show each event as it arrives; when a turn ends in tool calls, run the tools
 // here and send their results in the next turn. Model text is shown as sanitised markdown
 // (render.mjs); everything else the model sends goes into the page as text.
-import init, { Accumulator, buildRequest } from "/pkg/web.mjs";
+import init, { Accumulator, asMessage, buildRequest } from "/pkg/web.mjs";
 import { PROFILES, SYSTEM, agentOf } from "/profiles.mjs";
-import { ANSWER_TOOLS, asMessage, runTool, toolMessage } from "/tools.mjs";
+import { ANSWER_TOOLS, runTool, toolMessage } from "/tools.mjs";
 import { el, jsonView, prettyJson, renderMarkdown, usageTable } from "/render.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -190,7 +190,8 @@ async function turn(c, signal) {
     return view.fail(signal.aborted ? { code: "stopped", message: "Stopped before the first byte." } : { code: "network", message: String(err?.message ?? err) });
   }
 
-  const acc = new Accumulator({ agent: c.agent, provider: c.agent.model.provider });
+  // partialJson: a call's arguments show as a value that fills in while they stream.
+  const acc = new Accumulator({ agent: c.agent, provider: c.agent.model.provider, partialJson: true });
   try {
     const reader = response.body.getReader();
     try {
@@ -360,7 +361,14 @@ function turnView(record) {
       follow(() => tools.append(li));
       cards[e.index] = { li, args, state, result };
     },
-    tool_call_delta(e) { follow(() => cards[e.index]?.args.append(e.argumentsDelta)); },
+    // The raw text until the arguments parse to a first value, then the value as it grows.
+    tool_call_delta(e) { if (!cards[e.index]?.live) follow(() => cards[e.index]?.args.append(e.argumentsDelta)); },
+    tool_call_partial(e) {
+      const card = cards[e.index];
+      if (!card) return;
+      card.live = true;
+      follow(() => { card.args.textContent = JSON.stringify(e.value, null, 2); });
+    },
     tool_call_end(e) {
       const card = cards[e.index];
       if (!card) return;

@@ -1,5 +1,5 @@
-// The demo's tools, run in the page, and the messages that carry a finished turn and its tool
-// results into the next request. The tools answer with made-up data: they are there to show
+// The demo's tools, run in the page, and the tool messages that carry their results into the
+// next request (the finished turn itself goes back as the package's `asMessage` makes it). The tools answer with made-up data: they are there to show
 // the round trip, not to look anything up.
 
 /** The made-up weather at a location (two recordings name this tool differently). */
@@ -44,26 +44,6 @@ export function runTool(call) {
   } catch (err) {
     return { ok: false, error: err.message, output: `Error: ${err.message}` };
   }
-}
-
-/**
- * A finished turn as the assistant message of the next request, as Rust's
- * `FinalMessage::to_message` makes it (docs/design.md, "Inputs"): the text, the tool calls in
- * `metadata.tool_calls` (OpenAI shape), and signed or redacted Anthropic thinking in
- * `metadata.anthropic_thinking`. The package's `asMessage(final)` replaces this once it lands.
- */
-export function asMessage(final) {
-  const metadata = {};
-  if (final.toolCalls.length) {
-    metadata.tool_calls = final.toolCalls.map(({ id, name, arguments: args }) => ({ id, type: "function", function: { name, arguments: args } }));
-  }
-  const thinking = final.content.flatMap((block) => {
-    if (block.type !== "reasoning") return [];
-    if (block.redacted != null) return [{ type: "redacted_thinking", data: block.redacted }];
-    return block.signature != null ? [{ type: "thinking", thinking: block.text, signature: block.signature }] : [];
-  });
-  if (thinking.length) metadata.anthropic_thinking = thinking;
-  return { role: "assistant", content: final.text, metadata };
 }
 
 /** The tool message that answers `call` with `output`. */

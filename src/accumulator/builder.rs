@@ -448,6 +448,15 @@ impl MessageBuilder {
         let new_id = if has_id { 0 } else { id.len() };
         let opens = if continues { 0 } else { ENTRY_BYTES + format.len() };
         self.keep(opens + text.len() + signature.len() + data.len() + new_id)?;
+        // A new block ends the one before; text makes this one a reasoning block that will end.
+        if !continues {
+            self.end_part(at);
+        }
+        if !text.is_empty() && self.choices[at].open_part != Some(Part::Reasoning) {
+            self.end_part(at);
+            self.choices[at].open_part = Some(Part::Reasoning);
+            self.list_to_end(at);
+        }
         let state = &mut self.choices[at];
         if !continues {
             state.blocks.push(Block::Reasoning {

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { checkExpect } from "./expect.mjs";
 
-const { Accumulator, buildRequest } = await import("../../pkg/node.mjs");
+const { Accumulator, asMessage, buildRequest } = await import("../../pkg/node.mjs");
 const { startServer } = await import("../../web-demo/server.mjs");
 const { PROFILES, SYSTEM } = await import("../../web-demo/profiles.mjs");
 
@@ -49,12 +49,6 @@ function replayInNode(p, fixture) {
   const expectPath = new URL(fixture.replace(/\.(sse|eventstream)$/, ".expect.json"), FIXTURES);
   if (existsSync(expectPath)) checkExpect(message, JSON.parse(readFileSync(expectPath, "utf8")), fixture);
   return { message, result };
-}
-
-/** The assistant message of a finished turn (docs/design.md, "Inputs": a finished turn, back in). */
-function assistantOf(final) {
-  const calls = final.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }));
-  return { role: "assistant", content: final.text, metadata: calls.length ? { tool_calls: calls } : {} };
 }
 
 /** The words of a text, without markdown's punctuation: what rendering must keep. */
@@ -201,7 +195,7 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
           const answerTool = want.toolCalls.some((c) => c.name === "final_result");
           if (want.toolCalls.length && !want.error && !answerTool) {
             assert.deepEqual(outputs, TOOL_RESULTS[p.id][i], `${label}: tool results`);
-            messages.push(assistantOf(want), ...want.toolCalls.map((c, k) => ({ role: "tool", content: outputs[k], metadata: { tool_call_id: c.id } })));
+            messages.push(asMessage(want), ...want.toolCalls.map((c, k) => ({ role: "tool", content: outputs[k], metadata: { tool_call_id: c.id } })));
           } else {
             assert.deepEqual(outputs, [], `${label}: no tool ran`);
           }
