@@ -83,6 +83,8 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
     }
 
     push(chunk) {
+      // Checked first: a private method called on another object throws a plain TypeError.
+      Accumulator.#check(this);
       return this.#views(this.#push(chunk));
     }
 

@@ -57,7 +57,7 @@ for (const [entry, wire] of Object.entries(ENTRIES)) {
 
   test(`${entry}: a method called on another object throws invalid_input`, () => {
     for (const receiver of [{}, undefined, null, 5, Object.create(wire.Accumulator.prototype)]) {
-      for (const name of ["push", "flush", "abort", "finish", "result", "free"]) {
+      for (const name of ["push", "pushJson", "apply", "flush", "abort", "snapshot", "finish", "result", "free"]) {
         const err = thrown(() => wire.Accumulator.prototype[name].call(receiver, "data: x\n\n"));
         assert.equal(err.code, "invalid_input", `${name} on ${String(receiver)}`);
         assert.equal(err.path, "this");

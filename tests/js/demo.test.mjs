@@ -359,9 +359,14 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       assert.equal(await turns.count(), 4);
       assert.deepEqual(await page.locator(".tool-result code").allTextContents(), ["19", "57", "570"]);
       assert.equal(await turns.nth(3).locator(".answer strong").textContent(), "570", "the last turn's answer, in bold");
-      // The second turn sent the first call and its result back in the Responses API's shape.
+      // The second turn sent the first turn back in the Responses API's shape: its reasoning
+      // item (id and encrypted content, as store: false needs), its call, and the call's result.
       const request = await inspect(page, 1, "request");
-      assert.deepEqual(request.body.input.slice(1), [
+      const [reasoning, ...sent] = request.body.input.slice(1);
+      assert.equal(reasoning.type, "reasoning");
+      assert.match(reasoning.id, /^rs_/);
+      assert.ok(reasoning.encrypted_content.length > 0, "the encrypted reasoning goes back");
+      assert.deepEqual(sent, [
         { arguments: "{\"a\":12,\"b\":7,\"op\":\"add\"}", call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", name: "calculator", type: "function_call" },
         { call_id: "call_AB6AaRZ1FYZB2RwS6A5vbdqn", output: "19", type: "function_call_output" },
       ]);
