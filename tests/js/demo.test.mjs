@@ -188,6 +188,14 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
           assert.deepEqual(await inspect(page, i, "message"), want, `${label}: final message`);
           const events = await inspect(page, i, "events");
           assert.equal(events.filter((e) => e.type === "text").map((e) => e.text).join(""), want.text, `${label}: text events`);
+          // The page reads arguments as live partial JSON: each call's last value is its arguments.
+          want.toolCalls.forEach((call, k) => {
+            let parsed;
+            try { parsed = JSON.parse(call.arguments); } catch { return; } // a refused call's text
+            const values = events.filter((e) => e.type === "tool_call_partial" && e.index === k).map((e) => e.value);
+            assert.ok(values.length > 0, `${label}: live values of ${call.name}`);
+            assert.deepEqual(values.at(-1), parsed, `${label}: the last live value of ${call.name}`);
+          });
           assert.deepEqual(await inspect(page, i, "result"), wantResult, `${label}: result`);
 
           // Tool calls ran in the page; their results go into the next turn's request.
