@@ -7,15 +7,12 @@ mod common;
 use std::path::Path;
 
 use common::check_expect;
-use llm_wire::model::{Model, Property};
 use llm_wire::{
     process, to_message, Accumulator, AccumulatorOptions, Agent, Block, ErrorCode, FinalMessage, FinishReason,
 };
 use serde_json::{json, Value};
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(path)).unwrap()
-}
+use common::read_fixture as read;
 
 fn body(path: &str) -> Value {
     serde_json::from_str(&read(path)).unwrap()
@@ -23,16 +20,7 @@ fn body(path: &str) -> Value {
 
 fn agent(path: &str, api_type: &str, outputs: bool) -> Agent {
     let provider = if path.starts_with("vertex/") { "vertex" } else { "google" };
-    let outputs = if outputs {
-        vec![Property { name: "x".into(), kind: "object".into(), ..Property::default() }]
-    } else {
-        vec![]
-    };
-    Agent {
-        model: Model { provider: provider.into(), api_type: api_type.into(), ..Model::default() },
-        outputs,
-        ..Agent::default()
-    }
+    common::agent_of(provider, api_type, outputs)
 }
 
 fn result(path: &str, outputs: bool) -> Value {

@@ -4,15 +4,14 @@
 //! Chat bodies are also replayed as a stream built from the same answer: `to_message` and the
 //! streamed `Accumulator::finish` agree.
 
+mod common;
+
 use std::path::Path;
 
-use llm_wire::model::{Model, Property};
 use llm_wire::{process, to_message, Accumulator, AccumulatorOptions, Agent, ErrorCode, FinalMessage};
 use serde_json::{json, Value};
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(path)).unwrap()
-}
+use common::read_fixture as read;
 
 fn body(path: &str) -> Value {
     serde_json::from_str(&read(path)).unwrap()
@@ -29,16 +28,7 @@ fn agent(path: &str, outputs: bool) -> Agent {
         "anthropic" => ("anthropic", "chat"),
         other => (other, "chat"),
     };
-    let outputs = if outputs {
-        vec![Property { name: "x".into(), kind: "object".into(), ..Property::default() }]
-    } else {
-        vec![]
-    };
-    Agent {
-        model: Model { provider: provider.into(), api_type: api_type.into(), ..Model::default() },
-        outputs,
-        ..Agent::default()
-    }
+    common::agent_of(provider, api_type, outputs)
 }
 
 fn result(path: &str, outputs: bool) -> Value {

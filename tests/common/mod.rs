@@ -5,7 +5,29 @@
 
 pub mod mutate;
 
+use llm_wire::model::{Model, Property};
+use llm_wire::Agent;
 use serde_json::Value;
+
+/// A file under `tests/fixtures/`, as text.
+pub fn read_fixture(path: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    std::fs::read_to_string(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// An agent of `provider` and `api_type`, with one object output property when `outputs`.
+pub fn agent_of(provider: &str, api_type: &str, outputs: bool) -> Agent {
+    let outputs = if outputs {
+        vec![Property { name: "x".into(), kind: "object".into(), ..Property::default() }]
+    } else {
+        vec![]
+    };
+    Agent {
+        model: Model { provider: provider.into(), api_type: api_type.into(), ..Model::default() },
+        outputs,
+        ..Agent::default()
+    }
+}
 
 /// Fixture directories and the stream format their streams (`.sse`, or `.eventstream` for
 /// Bedrock's binary AWS event streams) are in.
