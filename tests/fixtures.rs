@@ -10,16 +10,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::{check_expect, pieces, random_cuts, STREAM_DIRS, STREAM_EXTENSIONS};
-use llm_wire::{Accumulator, AccumulatorOptions, FinalMessage, Format, StreamEvent};
+use llm_wire::{Accumulator, AccumulatorOptions, FinalMessage, Format, StreamEvent, Usage};
 use serde_json::Value;
 
 /// The events of a stream concatenated per kind (coalescing may differ between splits, the
-/// contents may not), and every other event in order.
+/// contents may not), the last usage (one per push, so how many depends on the split), and every
+/// other event in order.
 #[derive(Debug, Default, PartialEq)]
 struct Digest {
     text: Vec<String>,
     reasoning: Vec<String>,
     arguments: Vec<Vec<String>>,
+    usage: Option<Usage>,
     others: Vec<StreamEvent>,
 }
 
@@ -37,6 +39,7 @@ impl Digest {
             StreamEvent::ToolCallDelta { index, arguments_delta, choice } => {
                 slot(slot(&mut self.arguments, *choice as usize), *index as usize).push_str(arguments_delta)
             }
+            StreamEvent::Usage { usage } => self.usage = Some(usage.clone()),
             other => self.others.push(other.clone()),
         }
     }

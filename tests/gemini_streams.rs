@@ -404,21 +404,36 @@ fn usage_is_the_last_snapshot_and_counts_nothing_from_chunks_without_counts() {
         c["usageMetadata"] = usage;
         c
     };
-    let body = sse(&[
-        with_usage(json!({"trafficType": "ON_DEMAND"})),
-        with_usage(json!({"promptTokenCount": 55, "candidatesTokenCount": 4, "totalTokenCount": 59})),
-        with_usage(json!({"promptTokenCount": 55, "candidatesTokenCount": 4, "totalTokenCount": 59})),
-        with_usage(json!({"promptTokenCount": 13, "candidatesTokenCount": 8, "thoughtsTokenCount": 2})),
-    ]);
-    let (events, message) = read(&[&body], AccumulatorOptions::default());
-    let usages: Vec<(u64, u64)> = events
-        .iter()
-        .filter_map(|e| match e {
-            StreamEvent::Usage { usage } => Some((usage.input_tokens, usage.output_tokens)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(usages, [(55, 4), (13, 10)]);
+    let chunks: Vec<Vec<u8>> = [
+        json!({"trafficType": "ON_DEMAND"}),
+        json!({"promptTokenCount": 55, "candidatesTokenCount": 4, "totalTokenCount": 59}),
+        json!({"promptTokenCount": 55, "candidatesTokenCount": 4, "totalTokenCount": 59}),
+        json!({"promptTokenCount": 13, "candidatesTokenCount": 8, "thoughtsTokenCount": 2}),
+    ]
+    .into_iter()
+    .map(|usage| sse(&[with_usage(usage)]))
+    .collect();
+    let usages_of = |events: &[StreamEvent]| -> Vec<(u64, u64)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Usage { usage } => Some((usage.input_tokens, usage.output_tokens)),
+                _ => None,
+            })
+            .collect()
+    };
+    // One chunk per push: an event for each change, none for the one restated.
+    let pieces: Vec<&[u8]> = chunks.iter().map(Vec::as_slice).collect();
+    let (events, message) = read(&pieces, AccumulatorOptions::default());
+    assert_eq!(usages_of(&events), [(55, 4), (13, 10)]);
     let usage = message.usage.unwrap();
     assert_eq!((usage.total_tokens, usage.reasoning_tokens), (23, Some(2)));
+    // All in one push: one event, the latest, after the push's text joined into one delta.
+    let (events, whole) = read(&[&chunks.concat()], AccumulatorOptions::default());
+    assert_eq!(usages_of(&events), [(13, 10)]);
+    assert!(
+        matches!(&events[1..3], [StreamEvent::Text { text, .. }, StreamEvent::Usage { .. }] if text == "aaaa"),
+        "{events:?}"
+    );
+    assert_eq!(whole.usage, Some(usage));
 }

@@ -258,13 +258,21 @@ fn usage_inside_x_groq_is_read() {
 #[test]
 fn cumulative_usage_restated_on_every_chunk_keeps_the_latest_and_emits_only_changes() {
     let u = |n: u64| json!({"prompt_tokens": 1, "completion_tokens": n, "total_tokens": 1 + n});
-    let (m, events) = run(&sse(&[
+    let chunks = [
         json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": u(1)}),
         json!({"choices": [{"index": 0, "delta": {"content": "b"}}], "usage": u(1)}),
         json!({"choices": [{"index": 0, "delta": {"content": "c"}, "finish_reason": "stop"}], "usage": u(3)}),
-    ]));
+    ];
+    let usages = |events: &[StreamEvent]| events.iter().filter(|e| matches!(e, StreamEvent::Usage { .. })).count();
+    // A push per chunk: one event per change.
+    let pieces: Vec<Vec<u8>> = chunks.iter().map(|c| sse(std::slice::from_ref(c))).collect();
+    let (m, events) = run_with(&pieces.iter().map(Vec::as_slice).collect::<Vec<_>>());
     assert_eq!(m.usage.unwrap().output_tokens, 3);
-    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::Usage { .. })).count(), 2);
+    assert_eq!(usages(&events), 2);
+    // One push: one event, the latest.
+    let (m, events) = run(&sse(&chunks));
+    assert_eq!(m.usage.unwrap().output_tokens, 3);
+    assert_eq!(usages(&events), 1);
 }
 
 #[test]

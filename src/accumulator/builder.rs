@@ -79,6 +79,8 @@ pub(crate) struct MessageBuilder {
     model: Option<String>,
     provider: Option<String>,
     usage: Option<Usage>,
+    /// The usage changed since the last `usage` event (see [`MessageBuilder::send_usage`]).
+    usage_unsent: bool,
     error: Option<ErrorInfo>,
     done: bool,
     flushed: bool,
@@ -102,6 +104,7 @@ impl MessageBuilder {
             model: None,
             provider,
             usage: None,
+            usage_unsent: false,
             error: None,
             done: false,
             flushed: false,
@@ -879,7 +882,8 @@ impl MessageBuilder {
         !self.choices.is_empty() && self.unfinished == 0
     }
 
-    /// The usage so far; each report replaces the one before.
+    /// The usage so far; each report replaces the one before. Its event waits for
+    /// [`MessageBuilder::send_usage`].
     pub(crate) fn set_usage(&mut self, usage: Usage) -> Result<()> {
         if self.usage.as_ref() == Some(&usage) {
             return Ok(()); // cumulative usage restated on every chunk
@@ -887,9 +891,21 @@ impl MessageBuilder {
         let before = self.usage.as_ref().map_or(0, |u| u.raw.get().len());
         self.keep_shared(usage.raw.get().len())?;
         self.release(before * self.messages_now());
-        self.usage = Some(usage.clone());
-        self.events.push(StreamEvent::Usage { usage });
+        self.usage = Some(usage);
+        self.usage_unsent = true;
         Ok(())
+    }
+
+    /// Ends one call's events with the usage, when it changed during the call: one `usage`
+    /// event per call, with the latest counts. A snapshot replaced within the same call is never
+    /// seen by the caller before its replacement, and Gemini restates a changed usage on every
+    /// chunk, so an event per report would double the events of a push (docs/design.md,
+    /// "Streaming").
+    pub(crate) fn send_usage(&mut self) {
+        if let (true, Some(usage)) = (self.usage_unsent, &self.usage) {
+            self.events.push(StreamEvent::Usage { usage: usage.clone() });
+            self.usage_unsent = false;
+        }
     }
 
     /// An error inside the stream: emitted, and the first one is kept on the message.

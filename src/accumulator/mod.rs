@@ -164,7 +164,7 @@ impl Accumulator {
         let Accumulator { frames, builder, decoder, .. } = self;
         let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
         self.settle(outcome);
-        Ok(&self.builder.events)
+        Ok(self.events())
     }
 
     /// Feeds one already-decoded event object of a supported format, as JSON text (from
@@ -180,7 +180,7 @@ impl Accumulator {
         let Accumulator { builder, decoder, .. } = self;
         let outcome = on_event(decoder, builder, &SseEvent { event: &name, data: data.as_bytes(), id: b"" });
         self.settle(outcome);
-        Ok(&self.builder.events)
+        Ok(self.events())
     }
 
     /// Feeds normalised events made by the caller's own converter (for a format llm-wire does
@@ -197,7 +197,7 @@ impl Accumulator {
             }
         }
         self.settle(outcome);
-        Ok(&self.builder.events)
+        Ok(self.events())
     }
 
     /// Ends the input: an unterminated last event is decoded, held-back text is released and
@@ -205,7 +205,7 @@ impl Accumulator {
     pub fn flush(&mut self) -> &[StreamEvent] {
         self.builder.events.clear();
         self.end();
-        &self.builder.events
+        self.events()
     }
 
     /// What `flush` does, adding to the events rather than replacing them.
@@ -241,7 +241,7 @@ impl Accumulator {
             });
         }
         self.end();
-        &self.builder.events
+        self.events()
     }
 
     /// The message so far, without ending the stream: `complete` is false until the stream has
@@ -269,6 +269,12 @@ impl Accumulator {
     }
 
     /// A fatal error is recorded once as an `error` event and refuses all later input.
+    /// The events of this call, ending with the usage if it changed.
+    fn events(&mut self) -> &[StreamEvent] {
+        self.builder.send_usage();
+        &self.builder.events
+    }
+
     fn settle(&mut self, outcome: Result<()>) {
         if let Err(err) = outcome {
             self.builder.fatal_error(ErrorInfo {
