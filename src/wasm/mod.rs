@@ -1,6 +1,7 @@
 //! The `#[wasm_bindgen]` surface: conversions only, every rule lives in the core.
 
 pub mod accumulator;
+pub mod alloc;
 pub mod convert;
 pub(crate) mod js;
 mod message;
