@@ -4,9 +4,10 @@
 //! dlmalloc asks wasm for just the pages an allocation is short of, so a heap built of many small
 //! blocks (a parsed agent with 100,000 tools) grows memory a page at a time, thousands of times,
 //! and V8 answers growth of wasm memory with full collections of the JS heap, whose size is the
-//! input's too: the cost grew with the square of the input. Grown by half of its size instead,
-//! memory grows a logarithmic number of times. A block of a page or more already grows memory by
-//! its own size, and the buffers that double make that growth geometric, so it reserves nothing.
+//! input's too: the cost grew with the square of the input. Grown by half of its size instead (at
+//! most 16 MiB at a time), memory grows a few dozen times at the most. A block of a page or more
+//! already grows memory by its own size, and the buffers that double make that growth geometric,
+//! so it reserves nothing.
 //! Measured: `buildChatArgs` with a 100,000-operation OpenAPI document, 31 s and 239 full
 //! collections before, 2.2 s and 6 after (bench/FINDINGS.md, "Growing wasm memory").
 
@@ -14,6 +15,11 @@ use core::arch::wasm32::memory_size;
 use std::alloc::{GlobalAlloc, Layout, System};
 
 const PAGE: usize = 64 * 1024;
+
+/// The most one reserve adds: memory past it grows by 16 MiB steps, a few dozen growths for
+/// the largest heap, so a heap near an edge runtime's limit (128 MB in a Worker) is not pushed
+/// over it by half again of what it holds.
+const MAX_RESERVE_PAGES: usize = 256;
 
 /// dlmalloc, growing wasm memory by at least half of its size when a small block must grow it.
 pub struct GrowAhead;
@@ -39,13 +45,14 @@ unsafe impl GlobalAlloc for GrowAhead {
 }
 
 /// Runs one allocation of `size` bytes; when a block smaller than a page made memory grow by less
-/// than half of what it had, reserves the rest of that half.
+/// than half of what it had, reserves the rest of that half (at most 16 MiB).
 fn grown_ahead(size: usize, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
     let pages = memory_size(0);
     let block = allocate();
     let grown = memory_size(0) - pages;
-    if grown > 0 && size < PAGE && grown < pages / 2 {
-        reserve((pages / 2 - grown) * PAGE);
+    let ahead = (pages / 2).min(MAX_RESERVE_PAGES);
+    if grown > 0 && size < PAGE && grown < ahead {
+        reserve((ahead - grown) * PAGE);
     }
     block
 }
