@@ -37,13 +37,14 @@ pub mod tools;
 pub mod wasm;
 
 /// The wasm module's allocator: the standard library's (dlmalloc on `wasm32-unknown-unknown`),
-/// named so the choice is visible. It merges freed blocks, so the memory one large event or one
+/// named so the choice is visible, with wasm memory grown ahead by half its size
+/// ([`wasm::alloc`]). It merges freed blocks, so the memory one large event or one
 /// stream used serves the next allocation of any size. An allocator with one free list per
 /// power-of-two size class keeps each class's blocks for that class: rounds of live strings at
 /// a new length each ratchet wasm memory up, and it never shrinks (`bench/memory-peak.mjs`).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: std::alloc::System = std::alloc::System;
+static ALLOCATOR: wasm::alloc::GrowAhead = wasm::alloc::GrowAhead;
 
 pub use accumulator::{Accumulator, AccumulatorOptions, Format};
 pub use error::ProviderDetail;

@@ -1,6 +1,8 @@
-//! The `#[wasm_bindgen]` surface: conversions only, every rule lives in the core.
+//! The `#[wasm_bindgen]` surface: conversions only, every rule lives in the core; and the
+//! module's allocator (`alloc`).
 
 pub mod accumulator;
+pub mod alloc;
 pub mod convert;
 pub(crate) mod js;
 mod message;
