@@ -57,6 +57,11 @@ const words = (text) => text.match(/[\p{L}\p{N}]+/gu) ?? [];
 let server, url, browser;
 
 before(async () => {
+  // Without the page's libraries the page never gets ready: say so at once, not after a
+  // timeout in every test.
+  for (const lib of ["marked", "dompurify"]) {
+    assert.ok(existsSync(new URL(`../../web-demo/node_modules/${lib}`, import.meta.url)), `web-demo/node_modules/${lib} is missing: run \`make demo\` or \`make test\`, which install it`);
+  }
   // A quarter of the replay's pauses: still streamed in many pieces over real HTTP, but quick.
   ({ server, url } = await startServer({ port: 0, delayScale: 0.25, env: {} }));
   const { chromium } = await import("playwright-core");
@@ -79,7 +84,9 @@ async function open(viewport, at = url) {
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   await page.goto(at);
-  await page.waitForSelector("body[data-state=ready]", { timeout: 10000 });
+  await page.waitForSelector("body[data-state=ready]", { timeout: 10000 }).catch((err) => {
+    throw new Error(`the demo page did not get ready: ${errors.join("; ") || err.message}`);
+  });
   return { page, errors };
 }
 
