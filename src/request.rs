@@ -9,9 +9,9 @@ mod http;
 pub(crate) mod wire;
 
 pub use gen_ai::gen_ai_attributes;
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(unused_imports))]
-pub(crate) use gen_ai::write_gen_ai_attributes;
 pub(crate) use gen_ai::{operation_name, usage_attributes};
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "wasm-full")), allow(unused_imports))]
+pub(crate) use gen_ai::{provider_name, write_gen_ai_attributes};
 pub use http::{build_request, HttpRequest, RequestOptions};
 
 use crate::error::{Error, Result};

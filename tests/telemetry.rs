@@ -59,6 +59,28 @@ fn both_places_name_the_operation_of_each_api_the_same() {
 }
 
 #[test]
+fn both_places_give_the_conventions_name_of_each_provider() {
+    // (provider as configured, its `gen_ai.provider.name`, a body of its API)
+    let cases = [
+        ("openai", "openai", "openai-chat/vercel-openai-text.json"),
+        ("anthropic", "anthropic", "anthropic/vercel-text.json"),
+        ("google", "gcp.gemini", "gemini/pyd-implicit-cache-usage.json"),
+        ("gemini", "gcp.gemini", "gemini/pyd-implicit-cache-usage.json"),
+        ("vertex", "gcp.vertex_ai", "gemini/pyd-implicit-cache-usage.json"),
+        ("bedrock", "aws.bedrock", "bedrock/pyd-cache-write.json"),
+    ];
+    for (provider, name, path) in cases {
+        let agent = agent(provider, "chat");
+        let body = fixture(path);
+        let attributes = gen_ai_attributes(&agent, &Value::Object(Default::default()), Some(&parsed(&body)));
+        assert_eq!(attributes["gen_ai.provider.name"], name, "{provider}: genAiAttributes");
+        assert_eq!(span_of(&agent, &body).attributes["gen_ai.provider.name"], name, "{provider}: span");
+        let message = to_message(body.as_str(), Some(&agent)).unwrap();
+        assert_eq!(message_span(Some(&agent), &message).attributes["gen_ai.provider.name"], name, "{provider}");
+    }
+}
+
+#[test]
 fn an_image_request_asks_for_image_output_and_structured_output_for_json() {
     let output_type = |agent: &Agent| gen_ai_attributes(agent, &Value::Null, None).get("gen_ai.output.type").cloned();
     assert_eq!(output_type(&agent("openai", "image")), Some("image".into()));

@@ -37,11 +37,11 @@ pub(crate) fn process_span(agent: Option<&Agent>, message: Option<&FinalMessage>
     let (configured, id) = agent.map_or(("", ""), |a| (a.model.provider.as_str(), a.model.id.as_str()));
     let mut attributes = Map::new();
     let operation = agent.map_or("chat", operation_name);
-    let provider = match (configured, message.and_then(|m| m.provider.as_deref())) {
+    let provider = crate::request::provider_name(match (configured, message.and_then(|m| m.provider.as_deref())) {
         ("", Some(named)) => named,
         ("", None) => "openai",
         (configured, _) => configured,
-    };
+    });
     // What the response says: off the message, or read off the body.
     let mut body_model = Scalar::default();
     let (mut response_id, mut response_model) = (None, None);

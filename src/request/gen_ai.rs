@@ -119,7 +119,7 @@ pub(crate) fn write_gen_ai_attributes(agent: &Agent, request: &Value, response: 
 
 /// The semantic conventions' name of a provider: `gcp.gemini` and `gcp.vertex_ai` for
 /// Gemini's services, the provider as given for the others.
-fn provider_name(provider: &str) -> &str {
+pub(crate) fn provider_name(provider: &str) -> &str {
     match Service::of(provider) {
         Some(Service::Gemini) => "gcp.gemini",
         Some(Service::Vertex) => "gcp.vertex_ai",
