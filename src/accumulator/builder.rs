@@ -59,10 +59,35 @@ pub(crate) struct ReasoningDetail<'a> {
     pub(crate) id: &'a str,
 }
 
+/// A delta or tool-call-end event whose string is at least [`LEND`] bytes: the event is pushed
+/// with its string empty, and the string is the bytes `start..end` of a block's text or a
+/// call's arguments until [`MessageBuilder::fill_lent`] copies them in. The copy is made once
+/// the input buffers of the push are gone, or never (the wasm module reads it from the message),
+/// so one large event is not held three times at once (docs/design.md, "Speed, size and memory").
+#[derive(Debug, Clone, Copy)]
+struct Lent {
+    event: usize,
+    source: Source,
+    start: usize,
+    end: usize,
+}
+
+/// Where a lent string is kept: a block of a choice, or a tool call of a choice (positions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Block(usize, usize),
+    Call(usize, usize),
+}
+
+/// Event strings at least this long are lent rather than copied.
+const LEND: usize = 64 * 1024;
+
 #[derive(Debug)]
 pub(crate) struct MessageBuilder {
     limits: Limits,
     pub(crate) events: Vec<StreamEvent>,
+    /// The events of `events` whose long string is still only in the message (see [`Lent`]).
+    lent: Vec<Lent>,
     /// The choices in the order they first appeared.
     choices: Vec<ChoiceState>,
     /// The position in `choices` of each choice index (keyed as `u64`: the one integer-keyed map
@@ -92,6 +117,7 @@ impl MessageBuilder {
         MessageBuilder {
             limits,
             events: Vec::new(),
+            lent: Vec::new(),
             choices: Vec::new(),
             positions: BTreeMap::new(),
             last: 0,
@@ -294,30 +320,88 @@ impl MessageBuilder {
                 Part::Reasoning => Block::reasoning(s),
             }),
         }
-        match (self.last_delta_event(), part) {
-            (Some(StreamEvent::Text { text, choice: c }), Part::Text) if *c == choice => text.push_str(s),
-            (Some(StreamEvent::Reasoning { text, choice: c }), Part::Reasoning) if *c == choice => text.push_str(s),
-            _ => self.events.push(match part {
-                Part::Text => StreamEvent::Text { text: s.to_owned(), choice },
-                Part::Reasoning => StreamEvent::Reasoning { text: s.to_owned(), choice },
-            }),
-        }
+        let source = Source::Block(at, self.choices[at].blocks.len() - 1);
+        let event = match (self.last_delta_event(), part) {
+            (Some((i, StreamEvent::Text { choice: c, .. })), Part::Text) if *c == choice => i,
+            (Some((i, StreamEvent::Reasoning { choice: c, .. })), Part::Reasoning) if *c == choice => i,
+            _ => {
+                self.events.push(match part {
+                    Part::Text => StreamEvent::Text { text: String::new(), choice },
+                    Part::Reasoning => StreamEvent::Reasoning { text: String::new(), choice },
+                });
+                self.events.len() - 1
+            }
+        };
+        self.add_to_event(event, source, s);
         if part == Part::Text {
             self.live_read(at, None, Some(s))?;
         }
         Ok(())
     }
 
-    /// The event that more text or arguments extend: the last one, or the one before it when
-    /// the last is the partial value that one fed (so deltas still coalesce with partial JSON).
-    fn last_delta_event(&mut self) -> Option<&mut StreamEvent> {
+    /// The event that more text or arguments extend, with its position: the last one, or the
+    /// one before it when the last is the partial value that one fed (so deltas still coalesce
+    /// with partial JSON).
+    fn last_delta_event(&self) -> Option<(usize, &StreamEvent)> {
         let n = self.events.len();
-        match self.events.last() {
-            Some(StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. }) if n >= 2 => {
-                self.events.get_mut(n - 2)
-            }
-            _ => self.events.last_mut(),
+        let at = match self.events.last()? {
+            StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. } if n >= 2 => n - 2,
+            _ => n - 1,
+        };
+        Some((at, &self.events[at]))
+    }
+
+    /// Adds `s`, just appended to `source`, to the string of delta event `event`: the string is
+    /// lent (see [`Lent`]) once it reaches [`LEND`] bytes. A delta event only ever gets what was
+    /// appended to one source in a row, so its string is always that source's last bytes.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn add_to_event(&mut self, event: usize, source: Source, s: &str) {
+        let end = self.source_text(source).len();
+        if let Some(lent) = self.lent.last_mut().filter(|lent| lent.event == event) {
+            lent.end = end;
+            return;
         }
+        let Some(text) = event_string(&mut self.events[event]) else { return };
+        if text.len() + s.len() < LEND {
+            text.push_str(s);
+            return;
+        }
+        let start = end - text.len() - s.len();
+        *text = String::new();
+        self.lent.push(Lent { event, source, start, end });
+    }
+
+    /// The text of a block, or the arguments of a call, that a [`Lent`] names.
+    fn source_text(&self, source: Source) -> &str {
+        match source {
+            Source::Block(at, block) => match &self.choices[at].blocks[block] {
+                Block::Text { text, .. } | Block::Reasoning { text, .. } => text,
+                _ => "",
+            },
+            Source::Call(at, call) => &self.choices[at].calls.calls[call].call.arguments,
+        }
+    }
+
+    /// Each event whose string is lent, by its position in `events`, with that string.
+    pub(crate) fn lent(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.lent.iter().map(|lent| (lent.event, &self.source_text(lent.source)[lent.start..lent.end]))
+    }
+
+    /// Copies every lent string into its event: the events are then whole.
+    pub(crate) fn fill_lent(&mut self) {
+        for lent in std::mem::take(&mut self.lent) {
+            let text = self.source_text(lent.source)[lent.start..lent.end].to_owned();
+            if let Some(slot) = event_string(&mut self.events[lent.event]) {
+                *slot = text;
+            }
+        }
+    }
+
+    /// Forgets the events of the last call, before the next one.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn clear_events(&mut self) {
+        self.events.clear();
+        self.lent.clear();
     }
 
     /// The text or reasoning block of the choice at `at` that got deltas has ended: its
@@ -484,10 +568,15 @@ impl MessageBuilder {
             }
         }
         if !text.is_empty() {
-            match self.events.last_mut() {
-                Some(StreamEvent::Reasoning { text: event, choice: c }) if *c == choice => event.push_str(text),
-                _ => self.events.push(StreamEvent::Reasoning { text: text.to_owned(), choice }),
-            }
+            let event = match self.events.last() {
+                Some(StreamEvent::Reasoning { choice: c, .. }) if *c == choice => self.events.len() - 1,
+                _ => {
+                    self.events.push(StreamEvent::Reasoning { text: String::new(), choice });
+                    self.events.len() - 1
+                }
+            };
+            let source = Source::Block(at, self.choices[at].blocks.len() - 1);
+            self.add_to_event(event, source, text);
         }
         for piece in [signature, data].into_iter().filter(|piece| !piece.is_empty()) {
             self.events.push(StreamEvent::ReasoningSignature { signature: piece.to_owned(), choice });
@@ -678,20 +767,19 @@ impl MessageBuilder {
         }
         self.keep(delta.len())?;
         self.call(choice, at)?.arguments.push_str(delta);
-        match self.last_delta_event() {
-            Some(StreamEvent::ToolCallDelta { index, arguments_delta, choice: c })
-                if *index as usize == at && *c == choice =>
-            {
-                arguments_delta.push_str(delta)
+        let event = match self.last_delta_event() {
+            Some((i, StreamEvent::ToolCallDelta { index, choice: c, .. })) if *index as usize == at && *c == choice => {
+                i
             }
-            _ => self.events.push(StreamEvent::ToolCallDelta {
-                index: at as u32,
-                arguments_delta: delta.to_owned(),
-                choice,
-            }),
-        }
+            _ => {
+                let arguments_delta = String::new();
+                self.events.push(StreamEvent::ToolCallDelta { index: at as u32, arguments_delta, choice });
+                self.events.len() - 1
+            }
+        };
+        let position = self.position_or_new(choice)?;
+        self.add_to_event(event, Source::Call(position, at), delta);
         if self.live.calls {
-            let position = self.position_or_new(choice)?;
             self.live_read(position, Some(at), Some(delta))?;
         }
         Ok(())
@@ -731,7 +819,13 @@ impl MessageBuilder {
         let state = &mut self.choices[position];
         let ToolCallState { call, ended } = &mut state.calls.calls[at];
         *ended = true;
-        let ToolCall { id, name, arguments } = call.clone();
+        let (id, name) = (call.id.clone(), call.name.clone());
+        let len = call.arguments.len();
+        let arguments = if len < LEND { call.arguments.clone() } else { String::new() };
+        if len >= LEND {
+            let source = Source::Call(position, at);
+            self.lent.push(Lent { event: self.events.len(), source, start: 0, end: len });
+        }
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
@@ -1051,6 +1145,16 @@ impl MessageBuilder {
     }
 }
 
+/// The string of a delta or tool-call-end event, the one that may be lent.
+fn event_string(event: &mut StreamEvent) -> Option<&mut String> {
+    match event {
+        StreamEvent::Text { text, .. } | StreamEvent::Reasoning { text, .. } => Some(text),
+        StreamEvent::ToolCallDelta { arguments_delta, .. } => Some(arguments_delta),
+        StreamEvent::ToolCallEnd { arguments, .. } => Some(arguments),
+        _ => None,
+    }
+}
+
 /// What keeping an error takes: its message and code.
 fn error_bytes(error: &ErrorInfo) -> usize {
     error.message.len() + error.code.as_ref().map_or(0, String::len)
@@ -1079,5 +1183,30 @@ mod tests {
         let arguments = &message.tool_calls[0].arguments;
         assert_eq!((arguments.as_str(), arguments.as_ptr()), ("{\"q\":1}", arguments_at));
         assert!(message.choices.is_none());
+    }
+
+    /// A long delta is lent from the message and, filled, is the same event a copy gave: small
+    /// deltas before and after it in the same push coalesce with it, and a call's end lends its
+    /// whole arguments.
+    #[test]
+    fn long_deltas_are_lent_from_the_message_and_filled_with_the_same_text() {
+        let long = "é\"x".repeat(LEND);
+        let mut b = MessageBuilder::new(Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() }, None);
+        b.text(0, "a").unwrap();
+        b.text(0, &long).unwrap();
+        b.text(0, "b").unwrap();
+        let call = b.begin_tool_call(0, "call_1", "f", Some(0), None).unwrap();
+        b.tool_arguments(0, call, &long).unwrap();
+        b.tool_arguments(0, call, "}").unwrap();
+        b.end_tool_call(0, call);
+        let (text, arguments) = (["a", &long, "b"].concat(), [long.as_str(), "}"].concat());
+        let lent: Vec<(usize, String)> = b.lent().map(|(i, s)| (i, s.to_owned())).collect();
+        assert_eq!(lent, [(0, text.clone()), (3, arguments.clone()), (4, arguments.clone())]);
+        assert!(lent.iter().all(|(i, _)| event_string(&mut b.events[*i]).is_some_and(|s| s.is_empty())));
+        b.fill_lent();
+        assert!(matches!(&b.events[0], StreamEvent::Text { text: t, .. } if *t == text));
+        assert!(matches!(&b.events[3], StreamEvent::ToolCallDelta { arguments_delta: a, .. } if *a == arguments));
+        assert!(matches!(&b.events[4], StreamEvent::ToolCallEnd { arguments: a, .. } if *a == arguments));
+        assert_eq!(b.lent().count(), 0);
     }
 }

@@ -159,12 +159,35 @@ impl Accumulator {
     /// Cost: linear in `chunk`; the events slice is reused by the next call.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub fn push(&mut self, chunk: &[u8]) -> Result<&[StreamEvent]> {
+        self.push_lending(chunk)?;
+        self.builder.fill_lent();
+        Ok(&self.builder.events)
+    }
+
+    /// [`Self::push`] with the long strings of its events left in the message: they are empty
+    /// in [`Self::events`] and given by [`Self::lent`]. For the wasm module, which makes a JS
+    /// string of each straight from the message and so never copies one in wasm memory.
+    #[doc(hidden)]
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub fn push_lending(&mut self, chunk: &[u8]) -> Result<()> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let Accumulator { frames, builder, decoder, .. } = self;
         let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
         self.settle(outcome);
-        Ok(&self.builder.events)
+        Ok(())
+    }
+
+    /// The events of the last [`Self::push_lending`], lent strings empty.
+    #[doc(hidden)]
+    pub fn events(&self) -> &[StreamEvent] {
+        &self.builder.events
+    }
+
+    /// Each event of [`Self::events`] whose string is lent, by position, with that string.
+    #[doc(hidden)]
+    pub fn lent(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.builder.lent()
     }
 
     /// Feeds one already-decoded event object of a supported format, as JSON text (from
@@ -175,11 +198,12 @@ impl Accumulator {
     /// Cost: linear in `event`.
     pub fn push_json(&mut self, event: &str) -> Result<&[StreamEvent]> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let (name, data) = event_of(event);
         let Accumulator { builder, decoder, .. } = self;
         let outcome = on_event(decoder, builder, &SseEvent { event: &name, data: data.as_bytes(), id: b"" });
         self.settle(outcome);
+        self.builder.fill_lent();
         Ok(&self.builder.events)
     }
 
@@ -188,7 +212,7 @@ impl Accumulator {
     /// llm-wire had decoded them. The stream is complete once every choice has a `finish`.
     pub fn apply(&mut self, events: &[StreamEvent]) -> Result<&[StreamEvent]> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let mut outcome = Ok(());
         for event in events {
             outcome = self.builder.apply(event);
@@ -197,14 +221,16 @@ impl Accumulator {
             }
         }
         self.settle(outcome);
+        self.builder.fill_lent();
         Ok(&self.builder.events)
     }
 
     /// Ends the input: an unterminated last event is decoded, held-back text is released and
     /// open tool calls end. Returns the last events. Later `push` calls fail with `finished`.
     pub fn flush(&mut self) -> &[StreamEvent] {
-        self.builder.events.clear();
+        self.builder.clear_events();
         self.end();
+        self.builder.fill_lent();
         &self.builder.events
     }
 
@@ -231,7 +257,7 @@ impl Accumulator {
     /// The transport failed (a reader error, a reset connection): the outcome upstream is
     /// unknown. The text so far is kept and the message is marked incomplete.
     pub fn abort(&mut self, message: &str) -> &[StreamEvent] {
-        self.builder.events.clear();
+        self.builder.clear_events();
         if !self.flushed {
             self.builder.fatal_error(ErrorInfo {
                 message: message.to_owned(),
@@ -241,6 +267,7 @@ impl Accumulator {
             });
         }
         self.end();
+        self.builder.fill_lent();
         &self.builder.events
     }
 
@@ -254,7 +281,10 @@ impl Accumulator {
 
     /// The consolidated message (flushing first if needed).
     pub fn finish(mut self) -> FinalMessage {
-        self.flush();
+        // The last events are not returned: they go before the message is built.
+        self.builder.clear_events();
+        self.end();
+        self.builder.clear_events();
         self.builder.build()
     }
 

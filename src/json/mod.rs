@@ -172,6 +172,18 @@ pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(*<&[u8; 8]>::try_from(&src[at..at + 8]).unwrap_or(&[0; 8]))
 }
 
+/// Where the string whose contents include `from` ends (its closing quote), escapes skipped;
+/// the end of `src` when it does not end.
+fn raw_end(src: &[u8], mut from: usize) -> usize {
+    loop {
+        from = next_string_stop(src, from);
+        match src.get(from) {
+            Some(b'\\') => from += 2,
+            _ => return from.min(src.len()),
+        }
+    }
+}
+
 /// The position of the next `"`, `\\` or control character in `src` from `from` (or its
 /// length), eight bytes at a time: the bytes a JSON string must escape, and where a string
 /// being read stops.
@@ -537,7 +549,11 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(Cow::Borrowed(&src[start..self.pos - 1]));
         }
-        let mut out = Some(Vec::with_capacity(self.pos - start + 16));
+        // In a large input the string is measured to its end first (its decoded bytes are never
+        // more than its raw ones): a buffer that doubles would hold up to twice its bytes.
+        let capacity =
+            if src.len() - start > 64 * 1024 { raw_end(src, self.pos) - start } else { self.pos - start + 16 };
+        let mut out = Some(Vec::with_capacity(capacity));
         let mut from = start;
         loop {
             match src.get(self.pos) {
