@@ -172,15 +172,20 @@ pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(*<&[u8; 8]>::try_from(&src[at..at + 8]).unwrap_or(&[0; 8]))
 }
 
-/// Where the string whose contents include `from` ends (its closing quote), escapes skipped;
-/// the end of `src` when it does not end.
-fn raw_end(src: &[u8], mut from: usize) -> usize {
+/// At most how many bytes the rest of a string, from `from` to its closing quote (or the end of
+/// `src`), decodes to: an escape gives one byte, a `\u` escape at most three (a surrogate pair,
+/// twelve bytes, gives four).
+fn decoded_bound(src: &[u8], mut from: usize) -> usize {
+    let mut bound = 0;
     loop {
-        from = next_string_stop(src, from);
-        match src.get(from) {
-            Some(b'\\') => from += 2,
-            _ => return from.min(src.len()),
+        let stop = next_string_stop(src, from).min(src.len());
+        bound += stop - from;
+        if src.get(stop) != Some(&b'\\') {
+            return bound;
         }
+        let (raw, decoded) = if src.get(stop + 1) == Some(&b'u') { (6, 3) } else { (2, 1) };
+        bound += decoded;
+        from = (stop + raw).min(src.len());
     }
 }
 
@@ -549,10 +554,12 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(Cow::Borrowed(&src[start..self.pos - 1]));
         }
-        // In a large input the string is measured to its end first (its decoded bytes are never
-        // more than its raw ones): a buffer that doubles would hold up to twice its bytes.
-        let capacity =
-            if src.len() - start > 64 * 1024 { raw_end(src, self.pos) - start } else { self.pos - start + 16 };
+        // In a large input the string is measured to its end first: a buffer that doubles would
+        // hold up to twice its bytes.
+        let capacity = match src.len() - start > 64 * 1024 {
+            true => self.pos - start + decoded_bound(src, self.pos),
+            false => self.pos - start + 16,
+        };
         let mut out = Some(Vec::with_capacity(capacity));
         let mut from = start;
         loop {

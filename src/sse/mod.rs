@@ -140,6 +140,11 @@ impl SseDecoder {
         if !chunk.is_empty() {
             self.check_line(self.partial_len() + chunk.len())?;
             if self.partial.len() >= LONG_PART && self.partial.len() + chunk.len() > self.partial.capacity() {
+                if self.long.is_empty() {
+                    // Room for the parts of the longest line, made once: the list growing between
+                    // the parts would split the space they leave into pieces too small to reuse.
+                    self.long.reserve((self.max_event_bytes / LONG_PART).clamp(1, 1024));
+                }
                 self.long_len += self.partial.len();
                 self.long.push(std::mem::take(&mut self.partial));
             }
