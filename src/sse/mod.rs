@@ -164,7 +164,9 @@ impl SseDecoder {
             std::mem::take(&mut self.partial)
         } else {
             let mut joined = Vec::with_capacity(self.partial_len() + line.len());
-            for part in self.long.drain(..) {
+            // The list goes too: the parts and the list between them leave one free space, as
+            // large as the line, for what reading the line allocates next.
+            for part in std::mem::take(&mut self.long) {
                 joined.extend_from_slice(&part);
             }
             joined.extend_from_slice(&self.partial);
