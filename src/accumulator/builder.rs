@@ -5,6 +5,7 @@
 //! everything else about the events and the final message is independent of how the bytes were
 //! split, because the builder only ever sees whole SSE events.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::live::{Fed, Feed, LiveOptions};
@@ -281,6 +282,25 @@ impl MessageBuilder {
         self.append(choice, Part::Reasoning, s)
     }
 
+    /// [`Self::text`] taking a string the decoder made (an unescaped one): see [`Self::append_taking`].
+    pub(crate) fn text_taking(&mut self, choice: u32, s: Cow<'_, str>) -> Result<()> {
+        self.append_taking(choice, Part::Text, s)
+    }
+
+    /// [`Self::tagged_content`] taking a string the decoder made: a long one the splitter would
+    /// pass on whole (nothing held, no `<` in it) is appended without being copied.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn tagged_content_taking(&mut self, choice: u32, s: Cow<'_, str>) -> Result<()> {
+        if let (Cow::Owned(_), true) = (&s, s.len() >= LEND) {
+            let at = self.position_or_new(choice)?;
+            if let Some(part) = self.choices[at].splitter.passes_whole(&s) {
+                self.list_to_end(at);
+                return self.append_taking(choice, part, s);
+            }
+        }
+        self.tagged_content(choice, &s)
+    }
+
     /// Appends content that may carry inline thinking tags (OpenAI-compatible `content`).
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tagged_content(&mut self, choice: u32, s: &str) -> Result<()> {
@@ -294,6 +314,15 @@ impl MessageBuilder {
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn append(&mut self, choice: u32, part: Part, s: &str) -> Result<()> {
+        self.append_taking(choice, part, Cow::Borrowed(s))
+    }
+
+    /// Appends text or reasoning. A string the decoder made (`Cow::Owned`, an unescaped one)
+    /// becomes a new block's text as it is rather than copied: with the event's bytes still
+    /// live, a copy would hold the text three times at once (docs/design.md, "Speed, size and
+    /// memory"). Live partial JSON reads the answer text after, so it is copied then.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn append_taking(&mut self, choice: u32, part: Part, s: Cow<'_, str>) -> Result<()> {
         if s.is_empty() {
             return Ok(());
         }
@@ -311,15 +340,23 @@ impl MessageBuilder {
             self.choices[at].open_part = Some(part);
             self.list_to_end(at);
         }
+        let (len, live) = (s.len(), part == Part::Text && self.live.output.is_some());
         let state = &mut self.choices[at];
         state.break_block = false;
-        match (extend, state.blocks.last_mut()) {
-            (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
-            _ => state.blocks.push(match part {
-                Part::Text => Block::text(s),
-                Part::Reasoning => Block::reasoning(s),
-            }),
-        }
+        let read_after = match (extend, state.blocks.last_mut()) {
+            (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => {
+                text.push_str(&s);
+                Some(s)
+            }
+            _ => {
+                let (block, read_after) = if live { (String::from(&*s), Some(s)) } else { (s.into_owned(), None) };
+                state.blocks.push(match part {
+                    Part::Text => Block::text(block),
+                    Part::Reasoning => Block::reasoning(block),
+                });
+                read_after
+            }
+        };
         let source = Source::Block(at, self.choices[at].blocks.len() - 1);
         let event = match (self.last_delta_event(), part) {
             (Some((i, StreamEvent::Text { choice: c, .. })), Part::Text) if *c == choice => i,
@@ -332,9 +369,9 @@ impl MessageBuilder {
                 self.events.len() - 1
             }
         };
-        self.add_to_event(event, source, s);
-        if part == Part::Text {
-            self.live_read(at, None, Some(s))?;
+        self.add_to_event(event, source, len);
+        if let (Part::Text, Some(s)) = (part, read_after) {
+            self.live_read(at, None, Some(&s))?;
         }
         Ok(())
     }
@@ -351,35 +388,30 @@ impl MessageBuilder {
         Some((at, &self.events[at]))
     }
 
-    /// Adds `s`, just appended to `source`, to the string of delta event `event`: the string is
-    /// lent (see [`Lent`]) once it reaches [`LEND`] bytes. A delta event only ever gets what was
-    /// appended to one source in a row, so its string is always that source's last bytes.
+    /// Adds the `len` bytes just appended to `source` to the string of delta event `event`: the
+    /// string is lent (see [`Lent`]) once it reaches [`LEND`] bytes. A delta event only ever
+    /// gets what was appended to one source in a row, so its string is that source's last bytes.
     #[cfg_attr(llw_speed, optimize(speed))]
-    fn add_to_event(&mut self, event: usize, source: Source, s: &str) {
-        let end = self.source_text(source).len();
+    fn add_to_event(&mut self, event: usize, source: Source, len: usize) {
+        let source_text = source_text(&self.choices, source);
+        let end = source_text.len();
         if let Some(lent) = self.lent.last_mut().filter(|lent| lent.event == event) {
             lent.end = end;
             return;
         }
         let Some(text) = event_string(&mut self.events[event]) else { return };
-        if text.len() + s.len() < LEND {
-            text.push_str(s);
+        if text.len() + len < LEND {
+            text.push_str(&source_text[end - len..]);
             return;
         }
-        let start = end - text.len() - s.len();
+        let start = end - text.len() - len;
         *text = String::new();
         self.lent.push(Lent { event, source, start, end });
     }
 
     /// The text of a block, or the arguments of a call, that a [`Lent`] names.
     fn source_text(&self, source: Source) -> &str {
-        match source {
-            Source::Block(at, block) => match &self.choices[at].blocks[block] {
-                Block::Text { text, .. } | Block::Reasoning { text, .. } => text,
-                _ => "",
-            },
-            Source::Call(at, call) => &self.choices[at].calls.calls[call].call.arguments,
-        }
+        source_text(&self.choices, source)
     }
 
     /// Each event whose string is lent, by its position in `events`, with that string.
@@ -576,7 +608,7 @@ impl MessageBuilder {
                 }
             };
             let source = Source::Block(at, self.choices[at].blocks.len() - 1);
-            self.add_to_event(event, source, text);
+            self.add_to_event(event, source, text.len());
         }
         for piece in [signature, data].into_iter().filter(|piece| !piece.is_empty()) {
             self.events.push(StreamEvent::ReasoningSignature { signature: piece.to_owned(), choice });
@@ -755,6 +787,13 @@ impl MessageBuilder {
     /// Appends argument text to call `at`.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tool_arguments(&mut self, choice: u32, at: usize, delta: &str) -> Result<()> {
+        self.tool_arguments_taking(choice, at, Cow::Borrowed(delta))
+    }
+
+    /// Appends argument text to call `at`; a call's first arguments are taken as they are, as
+    /// [`Self::append_taking`] takes text, unless live partial JSON reads them after.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn tool_arguments_taking(&mut self, choice: u32, at: usize, delta: Cow<'_, str>) -> Result<()> {
         if delta.is_empty() {
             return Ok(());
         }
@@ -766,7 +805,15 @@ impl MessageBuilder {
             ));
         }
         self.keep(delta.len())?;
-        self.call(choice, at)?.arguments.push_str(delta);
+        let (len, live) = (delta.len(), self.live.calls);
+        let arguments = &mut self.call(choice, at)?.arguments;
+        let read_after = if arguments.is_empty() && !live {
+            *arguments = delta.into_owned();
+            None
+        } else {
+            arguments.push_str(&delta);
+            Some(delta)
+        };
         let event = match self.last_delta_event() {
             Some((i, StreamEvent::ToolCallDelta { index, choice: c, .. })) if *index as usize == at && *c == choice => {
                 i
@@ -778,9 +825,9 @@ impl MessageBuilder {
             }
         };
         let position = self.position_or_new(choice)?;
-        self.add_to_event(event, Source::Call(position, at), delta);
-        if self.live.calls {
-            self.live_read(position, Some(at), Some(delta))?;
+        self.add_to_event(event, Source::Call(position, at), len);
+        if let Some(delta) = read_after.filter(|_| live) {
+            self.live_read(position, Some(at), Some(&delta))?;
         }
         Ok(())
     }
@@ -847,9 +894,9 @@ impl MessageBuilder {
         index: Option<u64>,
         id: Option<&str>,
         name: Option<&str>,
-        arguments: Option<&str>,
+        arguments: Option<Cow<'_, str>>,
     ) -> Result<()> {
-        let arguments = arguments.unwrap_or("");
+        let arguments = arguments.unwrap_or_default();
         let calls = &self.choice(choice)?.calls;
         let found = calls.resolve(index, id, name, list_start);
         let at = match found {
@@ -865,7 +912,7 @@ impl MessageBuilder {
             }
             None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None)?,
         };
-        self.tool_arguments(choice, at, arguments)
+        self.tool_arguments_taking(choice, at, arguments)
     }
 
     /// One normalised event from the caller's own converter, fed as a decoder would feed it:
@@ -1145,6 +1192,17 @@ impl MessageBuilder {
     }
 }
 
+/// The text of a block, or the arguments of a call, of `choices` that a [`Lent`] names.
+fn source_text(choices: &[ChoiceState], source: Source) -> &str {
+    match source {
+        Source::Block(at, block) => match &choices[at].blocks[block] {
+            Block::Text { text, .. } | Block::Reasoning { text, .. } => text,
+            _ => "",
+        },
+        Source::Call(at, call) => &choices[at].calls.calls[call].call.arguments,
+    }
+}
+
 /// The string of a delta or tool-call-end event, the one that may be lent.
 fn event_string(event: &mut StreamEvent) -> Option<&mut String> {
     match event {
@@ -1208,5 +1266,53 @@ mod tests {
         assert!(matches!(&b.events[3], StreamEvent::ToolCallDelta { arguments_delta: a, .. } if *a == arguments));
         assert!(matches!(&b.events[4], StreamEvent::ToolCallEnd { arguments: a, .. } if *a == arguments));
         assert_eq!(b.lent().count(), 0);
+    }
+
+    /// A long string the decoder made becomes the message's text or a call's first arguments
+    /// as it is (the same buffer), unless thinking tags must split it or live partial JSON reads
+    /// it after; the message and the events are the same either way.
+    #[test]
+    fn long_decoded_strings_are_taken_by_the_message_only_where_nothing_else_reads_them() {
+        let long = "é \"x\" ".repeat(LEND);
+        let tagged = ["<think>", &long, "</think>", &long].concat();
+        let limits = Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() };
+        // (content, live partial JSON, whether the buffer is taken, the text, the reasoning)
+        let cases = [
+            (&long, false, true, long.clone(), ""),
+            (&tagged, false, false, long.clone(), long.as_str()),
+            (&long, true, false, long.clone(), ""),
+        ];
+        for (content, live, taken, text, reasoning) in cases {
+            let mut b = MessageBuilder::new(limits, None);
+            let outputs = [crate::model::Property { name: "x".into(), ..Default::default() }];
+            b.set_live(LiveOptions::new(live, if live { &outputs } else { &[] }));
+            let (owned, arguments) = (content.clone(), long.clone());
+            let (at, arguments_at) = (owned.as_ptr(), arguments.as_ptr());
+            b.tagged_content_taking(0, Cow::Owned(owned)).unwrap();
+            let call = b.begin_tool_call(0, "call_1", "f", Some(0), None).unwrap();
+            b.tool_arguments_taking(0, call, Cow::Owned(arguments)).unwrap();
+            let taken_arguments = b.choices[0].calls.calls[0].call.arguments.as_ptr() == arguments_at;
+            b.tool_arguments_taking(0, call, Cow::Borrowed("}")).unwrap();
+            let block_at = b.choices[0].blocks.iter().find_map(|block| match block {
+                Block::Text { text, .. } => Some(text.as_ptr()),
+                _ => None,
+            });
+            assert_eq!(block_at == Some(at), taken, "text taken, live {live}");
+            assert_eq!(taken_arguments, !live, "arguments taken, live {live}");
+            b.fill_lent();
+            let streamed: String = b
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    StreamEvent::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(streamed, text);
+            b.flush().unwrap();
+            let message = b.build();
+            assert_eq!((message.text, message.reasoning.as_str()), (text, reasoning));
+            assert_eq!(message.tool_calls[0].arguments, [long.as_str(), "}"].concat());
+        }
     }
 }
