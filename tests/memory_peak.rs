@@ -4,6 +4,8 @@
 //! The bytes pushed are counted too, as the wasm module holds its copy of them: each case starts
 //! from nothing and reports the most bytes live at once, over the size of the large event.
 //! `bench/memory-peak.mjs` measures the same cases as wasm memory.
+// Native only: the wasm module names its own global allocator.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

@@ -177,7 +177,7 @@ impl JsAccumulator {
         if events.is_empty() {
             return Ok(js::Array::new().into());
         }
-        events_to_js(&mut self.out, events, inner.lent())
+        events_to_js(&mut self.out, events, &mut inner.lent())
     }
 
     /// One already-decoded event object of a supported format (a Chat chunk, a Gemini response,
@@ -200,7 +200,7 @@ impl JsAccumulator {
             None => return Err(Error::invalid_input("event", "pushJson takes an event object or its JSON text").into()),
         };
         let events = inner.push_json(&text)?;
-        events_to_js(&mut self.out, events, std::iter::empty())
+        events_to_js(&mut self.out, events, &mut std::iter::empty())
     }
 
     /// Normalised events from the caller's own converter (for a format llm-wire does not read):
@@ -223,7 +223,7 @@ impl JsAccumulator {
             .map(|(i, event)| StreamEvent::from_json(event, &["events[", &i.to_string(), "]"].concat()))
             .collect::<crate::Result<Vec<_>>>()?;
         let events = inner.apply(&events)?;
-        events_to_js(&mut self.out, events, std::iter::empty())
+        events_to_js(&mut self.out, events, &mut std::iter::empty())
     }
 
     /// Ends the input and returns the last events (an unterminated event, held-back text,
@@ -231,7 +231,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
     pub fn flush(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.flush(), std::iter::empty()),
+            Some(inner) => events_to_js(&mut self.out, inner.flush(), &mut std::iter::empty()),
             None => Ok(js::Array::new().into()),
         }
     }
@@ -247,7 +247,7 @@ impl JsAccumulator {
         // `code`, and differs between engines.
         let message = string_argument(message, "message")?;
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.abort(&message), std::iter::empty()),
+            Some(inner) => events_to_js(&mut self.out, inner.abort(&message), &mut std::iter::empty()),
             None => Ok(js::Array::new().into()),
         }
     }
@@ -425,7 +425,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 fn events_to_js<'a>(
     out: &mut String,
     events: &[StreamEvent],
-    lent: impl Iterator<Item = (usize, &'a str)>,
+    lent: &mut dyn Iterator<Item = (usize, &'a str)>,
 ) -> Result<JsValue, JsValue> {
     out.clear();
     let mut lent = lent.peekable();
@@ -590,10 +590,10 @@ mod tests {
             text(&js(&plain))
         };
         let mut out = String::new();
-        let none = || std::iter::empty();
-        assert_eq!(text(&events_to_js(&mut out, &events, none()).unwrap()), as_json(&events));
+        let none = std::iter::empty;
+        assert_eq!(text(&events_to_js(&mut out, &events, &mut none()).unwrap()), as_json(&events));
         assert!(out.len() < 1000, "the long strings are not in the JSON text");
-        assert_eq!(text(&events_to_js(&mut out, &events[3..6], none()).unwrap()), as_json(&events[3..6]));
+        assert_eq!(text(&events_to_js(&mut out, &events[3..6], &mut none()).unwrap()), as_json(&events[3..6]));
     }
 
     /// Regression: `format` read "auto" again after `finish()`; it keeps the detected format.
