@@ -5,6 +5,7 @@
 //! everything else about the events and the final message is independent of how the bytes were
 //! split, because the builder only ever sees whole SSE events.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::live::{Fed, Feed, LiveOptions};
@@ -59,10 +60,43 @@ pub(crate) struct ReasoningDetail<'a> {
     pub(crate) id: &'a str,
 }
 
+/// A delta or tool-call-end event whose string is at least [`LEND`] bytes: the event is pushed
+/// with its string empty, and the string is the bytes `start..end` of a block's text or a
+/// call's arguments until [`MessageBuilder::fill_lent`] copies them in. The copy is made once
+/// the input buffers of the push are gone, or never (the wasm module reads it from the message),
+/// so one large event is not held three times at once (docs/design.md, "Speed, size and memory").
+#[derive(Debug, Clone, Copy)]
+struct Lent {
+    event: usize,
+    source: Source,
+    start: usize,
+    end: usize,
+}
+
+/// Where a lent string is kept: a block of a choice, or a tool call of a choice (positions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Block(usize, usize),
+    Call(usize, usize),
+}
+
+/// Event strings at least this long are lent rather than copied.
+const LEND: usize = 64 * 1024;
+
+/// What was just appended to a block or call, for its delta event: the bytes, or how many when
+/// the block or call took a long string as it is (then at least [`LEND`]: the event lends them).
+#[derive(Clone, Copy)]
+enum Added<'s> {
+    Bytes(&'s str),
+    Taken(usize),
+}
+
 #[derive(Debug)]
 pub(crate) struct MessageBuilder {
     limits: Limits,
     pub(crate) events: Vec<StreamEvent>,
+    /// The events of `events` whose long string is still only in the message (see [`Lent`]).
+    lent: Vec<Lent>,
     /// The choices in the order they first appeared.
     choices: Vec<ChoiceState>,
     /// The position in `choices` of each choice index (keyed as `u64`: the one integer-keyed map
@@ -94,6 +128,7 @@ impl MessageBuilder {
         MessageBuilder {
             limits,
             events: Vec::new(),
+            lent: Vec::new(),
             choices: Vec::new(),
             positions: BTreeMap::new(),
             last: 0,
@@ -258,6 +293,26 @@ impl MessageBuilder {
         self.append(choice, Part::Reasoning, s)
     }
 
+    /// [`Self::text`] taking a string the decoder made (an unescaped one): see [`Self::append_taking`].
+    pub(crate) fn text_taking(&mut self, choice: u32, s: Cow<'_, str>) -> Result<()> {
+        self.append_taking(choice, Part::Text, s)
+    }
+
+    /// [`Self::tagged_content`] taking a string the decoder made: a long one the splitter would
+    /// pass on whole (nothing held, no `<` in it) is appended without being copied.
+    #[inline(always)]
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn tagged_content_taking(&mut self, choice: u32, s: Cow<'_, str>) -> Result<()> {
+        if let (Cow::Owned(_), true) = (&s, s.len() >= LEND) {
+            let at = self.position_or_new(choice)?;
+            if let Some(part) = self.choices[at].splitter.passes_whole(&s) {
+                self.list_to_end(at);
+                return self.append_taking(choice, part, s);
+            }
+        }
+        self.tagged_content(choice, &s)
+    }
+
     /// Appends content that may carry inline thinking tags (OpenAI-compatible `content`).
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tagged_content(&mut self, choice: u32, s: &str) -> Result<()> {
@@ -269,8 +324,18 @@ impl MessageBuilder {
         outcome
     }
 
+    #[inline(always)]
     #[cfg_attr(llw_speed, optimize(speed))]
     fn append(&mut self, choice: u32, part: Part, s: &str) -> Result<()> {
+        self.append_taking(choice, part, Cow::Borrowed(s))
+    }
+
+    /// Appends text or reasoning. A long string the decoder made (`Cow::Owned`, an unescaped
+    /// one) becomes a new block's text as it is rather than copied: with the event's bytes still
+    /// live, a copy would hold the text three times at once (docs/design.md, "Speed, size and
+    /// memory"). Live partial JSON reads the answer text after, so it is copied then.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn append_taking(&mut self, choice: u32, part: Part, s: Cow<'_, str>) -> Result<()> {
         if s.is_empty() {
             return Ok(());
         }
@@ -288,39 +353,105 @@ impl MessageBuilder {
             self.choices[at].open_part = Some(part);
             self.list_to_end(at);
         }
+        let len = s.len();
+        let take = len >= LEND && matches!(s, Cow::Owned(_)) && (part == Part::Reasoning || self.live.output.is_none());
         let state = &mut self.choices[at];
         state.break_block = false;
-        match (extend, state.blocks.last_mut()) {
-            (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => text.push_str(s),
-            _ => state.blocks.push(match part {
-                Part::Text => Block::text(s),
-                Part::Reasoning => Block::reasoning(s),
-            }),
-        }
-        match (self.last_delta_event(), part) {
-            (Some(StreamEvent::Text { text, choice: c }), Part::Text) if *c == choice => text.push_str(s),
-            (Some(StreamEvent::Reasoning { text, choice: c }), Part::Reasoning) if *c == choice => text.push_str(s),
-            _ => self.events.push(match part {
-                Part::Text => StreamEvent::Text { text: s.to_owned(), choice },
-                Part::Reasoning => StreamEvent::Reasoning { text: s.to_owned(), choice },
-            }),
-        }
-        if part == Part::Text {
+        let (end, s) = match (extend, state.blocks.last_mut()) {
+            (true, Some(Block::Text { text, .. })) | (true, Some(Block::Reasoning { text, .. })) => {
+                text.push_str(&s);
+                (text.len(), Some(s))
+            }
+            _ => {
+                let (block, s) = if take { (s.into_owned(), None) } else { (String::from(&*s), Some(s)) };
+                state.blocks.push(match part {
+                    Part::Text => Block::text(block),
+                    Part::Reasoning => Block::reasoning(block),
+                });
+                (len, s)
+            }
+        };
+        let source = Source::Block(at, self.choices[at].blocks.len() - 1);
+        let event = match (self.last_delta_event(), part) {
+            (Some((i, StreamEvent::Text { choice: c, .. })), Part::Text) if *c == choice => i,
+            (Some((i, StreamEvent::Reasoning { choice: c, .. })), Part::Reasoning) if *c == choice => i,
+            _ => {
+                self.events.push(match part {
+                    Part::Text => StreamEvent::Text { text: String::new(), choice },
+                    Part::Reasoning => StreamEvent::Reasoning { text: String::new(), choice },
+                });
+                self.events.len() - 1
+            }
+        };
+        let added = s.as_deref().map_or(Added::Taken(len), Added::Bytes);
+        self.add_to_event(event, source, end, added);
+        if let (Part::Text, Some(s)) = (part, &s) {
             self.live_read(at, None, Some(s))?;
         }
         Ok(())
     }
 
-    /// The event that more text or arguments extend: the last one, or the one before it when
-    /// the last is the partial value that one fed (so deltas still coalesce with partial JSON).
-    fn last_delta_event(&mut self) -> Option<&mut StreamEvent> {
+    /// The event that more text or arguments extend, with its position: the last one, or the
+    /// one before it when the last is the partial value that one fed (so deltas still coalesce
+    /// with partial JSON).
+    fn last_delta_event(&self) -> Option<(usize, &StreamEvent)> {
         let n = self.events.len();
-        match self.events.last() {
-            Some(StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. }) if n >= 2 => {
-                self.events.get_mut(n - 2)
-            }
-            _ => self.events.last_mut(),
+        let at = match self.events.last()? {
+            StreamEvent::ToolCallPartial { .. } | StreamEvent::OutputPartial { .. } if n >= 2 => n - 2,
+            _ => n - 1,
+        };
+        Some((at, &self.events[at]))
+    }
+
+    /// Adds what was just appended to `source` (now `end` bytes long) to the string of delta
+    /// event `event`: the string is lent (see [`Lent`]) once it reaches [`LEND`] bytes. A delta
+    /// event only ever gets what was appended to one source in a row, so its string is always
+    /// that source's last bytes.
+    // Inlined, as are the per-delta helpers around it: as calls they made a whole-body push
+    // of 5,000 text deltas about 5% slower (native, 1.23 against 1.29 ms).
+    #[inline(always)]
+    #[cfg_attr(llw_speed, optimize(speed))]
+    fn add_to_event(&mut self, event: usize, source: Source, end: usize, added: Added<'_>) {
+        if let Some(lent) = self.lent.last_mut().filter(|lent| lent.event == event) {
+            lent.end = end;
+            return;
         }
+        let Some(text) = event_string(&mut self.events[event]) else { return };
+        let len = match added {
+            Added::Bytes(s) if text.len() + s.len() < LEND => return text.push_str(s),
+            Added::Bytes(s) => s.len(),
+            Added::Taken(len) => len,
+        };
+        let start = end - text.len() - len;
+        *text = String::new();
+        self.lent.push(Lent { event, source, start, end });
+    }
+
+    /// The text of a block, or the arguments of a call, that a [`Lent`] names.
+    fn source_text(&self, source: Source) -> &str {
+        source_text(&self.choices, source)
+    }
+
+    /// Each event whose string is lent, by its position in `events`, with that string.
+    pub(crate) fn lent(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.lent.iter().map(|lent| (lent.event, &self.source_text(lent.source)[lent.start..lent.end]))
+    }
+
+    /// Copies every lent string into its event: the events are then whole.
+    pub(crate) fn fill_lent(&mut self) {
+        for lent in std::mem::take(&mut self.lent) {
+            let text = self.source_text(lent.source)[lent.start..lent.end].to_owned();
+            if let Some(slot) = event_string(&mut self.events[lent.event]) {
+                *slot = text;
+            }
+        }
+    }
+
+    /// Forgets the events of the last call, before the next one.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn clear_events(&mut self) {
+        self.events.clear();
+        self.lent.clear();
     }
 
     /// The text or reasoning block of the choice at `at` that got deltas has ended: its
@@ -487,10 +618,16 @@ impl MessageBuilder {
             }
         }
         if !text.is_empty() {
-            match self.events.last_mut() {
-                Some(StreamEvent::Reasoning { text: event, choice: c }) if *c == choice => event.push_str(text),
-                _ => self.events.push(StreamEvent::Reasoning { text: text.to_owned(), choice }),
-            }
+            let event = match self.events.last() {
+                Some(StreamEvent::Reasoning { choice: c, .. }) if *c == choice => self.events.len() - 1,
+                _ => {
+                    self.events.push(StreamEvent::Reasoning { text: String::new(), choice });
+                    self.events.len() - 1
+                }
+            };
+            let source = Source::Block(at, self.choices[at].blocks.len() - 1);
+            let end = self.source_text(source).len();
+            self.add_to_event(event, source, end, Added::Bytes(text));
         }
         for piece in [signature, data].into_iter().filter(|piece| !piece.is_empty()) {
             self.events.push(StreamEvent::ReasoningSignature { signature: piece.to_owned(), choice });
@@ -667,8 +804,16 @@ impl MessageBuilder {
     }
 
     /// Appends argument text to call `at`.
+    #[inline(always)]
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tool_arguments(&mut self, choice: u32, at: usize, delta: &str) -> Result<()> {
+        self.tool_arguments_taking(choice, at, Cow::Borrowed(delta))
+    }
+
+    /// Appends argument text to call `at`; a call's long first arguments are taken as they are,
+    /// as [`Self::append_taking`] takes text, unless live partial JSON reads them after.
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub(crate) fn tool_arguments_taking(&mut self, choice: u32, at: usize, delta: Cow<'_, str>) -> Result<()> {
         if delta.is_empty() {
             return Ok(());
         }
@@ -680,22 +825,30 @@ impl MessageBuilder {
             ));
         }
         self.keep(delta.len())?;
-        self.call(choice, at)?.arguments.push_str(delta);
-        match self.last_delta_event() {
-            Some(StreamEvent::ToolCallDelta { index, arguments_delta, choice: c })
-                if *index as usize == at && *c == choice =>
-            {
-                arguments_delta.push_str(delta)
+        let (len, live) = (delta.len(), self.live.calls);
+        let arguments = &mut self.call(choice, at)?.arguments;
+        let (end, delta) = if arguments.is_empty() && !live && len >= LEND && matches!(delta, Cow::Owned(_)) {
+            *arguments = delta.into_owned();
+            (len, None)
+        } else {
+            arguments.push_str(&delta);
+            (arguments.len(), Some(delta))
+        };
+        let event = match self.last_delta_event() {
+            Some((i, StreamEvent::ToolCallDelta { index, choice: c, .. })) if *index as usize == at && *c == choice => {
+                i
             }
-            _ => self.events.push(StreamEvent::ToolCallDelta {
-                index: at as u32,
-                arguments_delta: delta.to_owned(),
-                choice,
-            }),
-        }
-        if self.live.calls {
-            let position = self.position_or_new(choice)?;
-            self.live_read(position, Some(at), Some(delta))?;
+            _ => {
+                let arguments_delta = String::new();
+                self.events.push(StreamEvent::ToolCallDelta { index: at as u32, arguments_delta, choice });
+                self.events.len() - 1
+            }
+        };
+        let position = self.position_or_new(choice)?;
+        let added = delta.as_deref().map_or(Added::Taken(len), Added::Bytes);
+        self.add_to_event(event, Source::Call(position, at), end, added);
+        if let Some(delta) = delta.filter(|_| live) {
+            self.live_read(position, Some(at), Some(&delta))?;
         }
         Ok(())
     }
@@ -734,7 +887,13 @@ impl MessageBuilder {
         let state = &mut self.choices[position];
         let ToolCallState { call, ended } = &mut state.calls.calls[at];
         *ended = true;
-        let ToolCall { id, name, arguments } = call.clone();
+        let (id, name) = (call.id.clone(), call.name.clone());
+        let len = call.arguments.len();
+        let arguments = if len < LEND { call.arguments.clone() } else { String::new() };
+        if len >= LEND {
+            let source = Source::Call(position, at);
+            self.lent.push(Lent { event: self.events.len(), source, start: 0, end: len });
+        }
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
@@ -756,9 +915,9 @@ impl MessageBuilder {
         index: Option<u64>,
         id: Option<&str>,
         name: Option<&str>,
-        arguments: Option<&str>,
+        arguments: Option<Cow<'_, str>>,
     ) -> Result<()> {
-        let arguments = arguments.unwrap_or("");
+        let arguments = arguments.unwrap_or_default();
         let calls = &self.choice(choice)?.calls;
         let found = calls.resolve(index, id, name, list_start);
         let at = match found {
@@ -774,7 +933,7 @@ impl MessageBuilder {
             }
             None => self.begin_tool_call(choice, id.unwrap_or(""), name.unwrap_or(""), index, None)?,
         };
-        self.tool_arguments(choice, at, arguments)
+        self.tool_arguments_taking(choice, at, arguments)
     }
 
     /// One normalised event from the caller's own converter, fed as a decoder would feed it:
@@ -1067,6 +1226,29 @@ impl MessageBuilder {
     }
 }
 
+/// The text of a block, or the arguments of a call, of `choices` that a [`Lent`] names.
+fn source_text(choices: &[ChoiceState], source: Source) -> &str {
+    match source {
+        Source::Block(at, block) => match &choices[at].blocks[block] {
+            Block::Text { text, .. } | Block::Reasoning { text, .. } => text,
+            _ => "",
+        },
+        Source::Call(at, call) => &choices[at].calls.calls[call].call.arguments,
+    }
+}
+
+/// The string of a delta or tool-call-end event, the one that may be lent.
+#[inline(always)]
+#[cfg_attr(llw_speed, optimize(speed))]
+fn event_string(event: &mut StreamEvent) -> Option<&mut String> {
+    match event {
+        StreamEvent::Text { text, .. } | StreamEvent::Reasoning { text, .. } => Some(text),
+        StreamEvent::ToolCallDelta { arguments_delta, .. } => Some(arguments_delta),
+        StreamEvent::ToolCallEnd { arguments, .. } => Some(arguments),
+        _ => None,
+    }
+}
+
 /// What keeping an error takes: its message and code.
 fn error_bytes(error: &ErrorInfo) -> usize {
     error.message.len() + error.code.as_ref().map_or(0, String::len)
@@ -1095,5 +1277,78 @@ mod tests {
         let arguments = &message.tool_calls[0].arguments;
         assert_eq!((arguments.as_str(), arguments.as_ptr()), ("{\"q\":1}", arguments_at));
         assert!(message.choices.is_none());
+    }
+
+    /// A long delta is lent from the message and, filled, is the same event a copy gave: small
+    /// deltas before and after it in the same push coalesce with it, and a call's end lends its
+    /// whole arguments.
+    #[test]
+    fn long_deltas_are_lent_from_the_message_and_filled_with_the_same_text() {
+        let long = "é\"x".repeat(LEND);
+        let mut b = MessageBuilder::new(Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() }, None);
+        b.text(0, "a").unwrap();
+        b.text(0, &long).unwrap();
+        b.text(0, "b").unwrap();
+        let call = b.begin_tool_call(0, "call_1", "f", Some(0), None).unwrap();
+        b.tool_arguments(0, call, &long).unwrap();
+        b.tool_arguments(0, call, "}").unwrap();
+        b.end_tool_call(0, call);
+        let (text, arguments) = (["a", &long, "b"].concat(), [long.as_str(), "}"].concat());
+        let lent: Vec<(usize, String)> = b.lent().map(|(i, s)| (i, s.to_owned())).collect();
+        assert_eq!(lent, [(0, text.clone()), (3, arguments.clone()), (4, arguments.clone())]);
+        assert!(lent.iter().all(|(i, _)| event_string(&mut b.events[*i]).is_some_and(|s| s.is_empty())));
+        b.fill_lent();
+        assert!(matches!(&b.events[0], StreamEvent::Text { text: t, .. } if *t == text));
+        assert!(matches!(&b.events[3], StreamEvent::ToolCallDelta { arguments_delta: a, .. } if *a == arguments));
+        assert!(matches!(&b.events[4], StreamEvent::ToolCallEnd { arguments: a, .. } if *a == arguments));
+        assert_eq!(b.lent().count(), 0);
+    }
+
+    /// A long string the decoder made becomes the message's text or a call's first arguments
+    /// as it is (the same buffer), unless thinking tags must split it or live partial JSON reads
+    /// it after; the message and the events are the same either way.
+    #[test]
+    fn long_decoded_strings_are_taken_by_the_message_only_where_nothing_else_reads_them() {
+        let long = "é \"x\" ".repeat(LEND);
+        let tagged = ["<think>", &long, "</think>", &long].concat();
+        let limits = Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() };
+        // (content, live partial JSON, whether the buffer is taken, the text, the reasoning)
+        let cases = [
+            (&long, false, true, long.clone(), ""),
+            (&tagged, false, false, long.clone(), long.as_str()),
+            (&long, true, false, long.clone(), ""),
+        ];
+        for (content, live, taken, text, reasoning) in cases {
+            let mut b = MessageBuilder::new(limits, None);
+            let outputs = [crate::model::Property { name: "x".into(), ..Default::default() }];
+            b.set_live(LiveOptions::new(live, if live { &outputs } else { &[] }));
+            let (owned, arguments) = (content.clone(), long.clone());
+            let (at, arguments_at) = (owned.as_ptr(), arguments.as_ptr());
+            b.tagged_content_taking(0, Cow::Owned(owned)).unwrap();
+            let call = b.begin_tool_call(0, "call_1", "f", Some(0), None).unwrap();
+            b.tool_arguments_taking(0, call, Cow::Owned(arguments)).unwrap();
+            let taken_arguments = b.choices[0].calls.calls[0].call.arguments.as_ptr() == arguments_at;
+            b.tool_arguments_taking(0, call, Cow::Borrowed("}")).unwrap();
+            let block_at = b.choices[0].blocks.iter().find_map(|block| match block {
+                Block::Text { text, .. } => Some(text.as_ptr()),
+                _ => None,
+            });
+            assert_eq!(block_at == Some(at), taken, "text taken, live {live}");
+            assert_eq!(taken_arguments, !live, "arguments taken, live {live}");
+            b.fill_lent();
+            let streamed: String = b
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    StreamEvent::Text { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(streamed, text);
+            b.flush().unwrap();
+            let message = b.build();
+            assert_eq!((message.text, message.reasoning.as_str()), (text, reasoning));
+            assert_eq!(message.tool_calls[0].arguments, [long.as_str(), "}"].concat());
+        }
     }
 }

@@ -159,12 +159,36 @@ impl Accumulator {
     /// Cost: linear in `chunk`; the events slice is reused by the next call.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub fn push(&mut self, chunk: &[u8]) -> Result<&[StreamEvent]> {
+        self.push_lending(chunk)?;
+        self.builder.fill_lent();
+        Ok(&self.builder.events)
+    }
+
+    /// [`Self::push`] with the long strings of its events left in the message: they are empty
+    /// in [`Self::events`] and given by [`Self::lent`]. For the wasm module, which makes a JS
+    /// string of each straight from the message and so never copies one in wasm memory.
+    #[doc(hidden)]
+    #[cfg_attr(llw_speed, optimize(speed))]
+    pub fn push_lending(&mut self, chunk: &[u8]) -> Result<()> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let Accumulator { frames, builder, decoder, .. } = self;
         let outcome = frames.feed(chunk, &mut |frame| on_frame(decoder, builder, &frame));
         self.settle(outcome);
-        Ok(self.events())
+        self.builder.send_usage();
+        Ok(())
+    }
+
+    /// The events of the last [`Self::push_lending`], lent strings empty.
+    #[doc(hidden)]
+    pub fn events(&self) -> &[StreamEvent] {
+        &self.builder.events
+    }
+
+    /// Each event of [`Self::events`] whose string is lent, by position, with that string.
+    #[doc(hidden)]
+    pub fn lent(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.builder.lent()
     }
 
     /// Feeds one already-decoded event object of a supported format, as JSON text (from
@@ -175,12 +199,12 @@ impl Accumulator {
     /// Cost: linear in `event`.
     pub fn push_json(&mut self, event: &str) -> Result<&[StreamEvent]> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let (name, data) = event_of(event);
         let Accumulator { builder, decoder, .. } = self;
         let outcome = on_event(decoder, builder, &SseEvent { event: &name, data: data.as_bytes(), id: b"" });
         self.settle(outcome);
-        Ok(self.events())
+        Ok(self.call_events())
     }
 
     /// Feeds normalised events made by the caller's own converter (for a format llm-wire does
@@ -188,7 +212,7 @@ impl Accumulator {
     /// llm-wire had decoded them. The stream is complete once every choice has a `finish`.
     pub fn apply(&mut self, events: &[StreamEvent]) -> Result<&[StreamEvent]> {
         self.ready()?;
-        self.builder.events.clear();
+        self.builder.clear_events();
         let mut outcome = Ok(());
         for event in events {
             outcome = self.builder.apply(event);
@@ -197,15 +221,15 @@ impl Accumulator {
             }
         }
         self.settle(outcome);
-        Ok(self.events())
+        Ok(self.call_events())
     }
 
     /// Ends the input: an unterminated last event is decoded, held-back text is released and
     /// open tool calls end. Returns the last events. Later `push` calls fail with `finished`.
     pub fn flush(&mut self) -> &[StreamEvent] {
-        self.builder.events.clear();
+        self.builder.clear_events();
         self.end();
-        self.events()
+        self.call_events()
     }
 
     /// What `flush` does, adding to the events rather than replacing them.
@@ -231,7 +255,7 @@ impl Accumulator {
     /// The transport failed (a reader error, a reset connection): the outcome upstream is
     /// unknown. The text so far is kept and the message is marked incomplete.
     pub fn abort(&mut self, message: &str) -> &[StreamEvent] {
-        self.builder.events.clear();
+        self.builder.clear_events();
         if !self.flushed {
             self.builder.fatal_error(ErrorInfo {
                 message: message.to_owned(),
@@ -241,7 +265,7 @@ impl Accumulator {
             });
         }
         self.end();
-        self.events()
+        self.call_events()
     }
 
     /// The message so far, without ending the stream: `complete` is false until the stream has
@@ -254,7 +278,10 @@ impl Accumulator {
 
     /// The consolidated message (flushing first if needed).
     pub fn finish(mut self) -> FinalMessage {
-        self.flush();
+        // The last events are not returned: they go before the message is built.
+        self.builder.clear_events();
+        self.end();
+        self.builder.clear_events();
         self.builder.build()
     }
 
@@ -269,9 +296,11 @@ impl Accumulator {
     }
 
     /// A fatal error is recorded once as an `error` event and refuses all later input.
-    /// The events of this call, ending with the usage if it changed.
-    fn events(&mut self) -> &[StreamEvent] {
+    /// The events of a call other than `push_lending`, ending with the usage if it changed,
+    /// lent strings filled in.
+    fn call_events(&mut self) -> &[StreamEvent] {
         self.builder.send_usage();
+        self.builder.fill_lent();
         &self.builder.events
     }
 

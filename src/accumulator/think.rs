@@ -51,6 +51,12 @@ impl ThinkSplitter {
         self.scan(&joined, out)
     }
 
+    /// The side all of `input` falls on when [`Self::feed`] would pass it on whole, unchanged:
+    /// nothing is held back and it has no `<` that could begin a tag.
+    pub(crate) fn passes_whole(&self, input: &str) -> Option<Part> {
+        (self.held.is_empty() && !input.as_bytes().contains(&b'<')).then(|| self.part())
+    }
+
     /// Ends the content: the held-back text (possibly empty), to be released on the side it
     /// was on.
     pub(crate) fn flush(&mut self) -> (Part, String) {

@@ -172,6 +172,23 @@ pub(crate) fn word_at(src: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(*<&[u8; 8]>::try_from(&src[at..at + 8]).unwrap_or(&[0; 8]))
 }
 
+/// At most how many bytes the rest of a string, from `from` to its closing quote (or the end of
+/// `src`), decodes to: an escape gives one byte, a `\u` escape at most three (a surrogate pair,
+/// twelve bytes, gives four).
+fn decoded_bound(src: &[u8], mut from: usize) -> usize {
+    let mut bound = 0;
+    loop {
+        let stop = next_string_stop(src, from).min(src.len());
+        bound += stop - from;
+        if src.get(stop) != Some(&b'\\') {
+            return bound;
+        }
+        let (raw, decoded) = if src.get(stop + 1) == Some(&b'u') { (6, 3) } else { (2, 1) };
+        bound += decoded;
+        from = (stop + raw).min(src.len());
+    }
+}
+
 /// The position of the next `"`, `\\` or control character in `src` from `from` (or its
 /// length), eight bytes at a time: the bytes a JSON string must escape, and where a string
 /// being read stops.
@@ -537,7 +554,13 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(Cow::Borrowed(&src[start..self.pos - 1]));
         }
-        let mut out = Some(Vec::with_capacity(self.pos - start + 16));
+        // In a large input the string is measured to its end first: a buffer that doubles would
+        // hold up to twice its bytes.
+        let capacity = match src.len() - start > 64 * 1024 {
+            true => self.pos - start + decoded_bound(src, self.pos),
+            false => self.pos - start + 16,
+        };
+        let mut out = Some(Vec::with_capacity(capacity));
         let mut from = start;
         loop {
             match src.get(self.pos) {

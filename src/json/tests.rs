@@ -390,3 +390,17 @@ fn errors_say_what_and_where() {
     });
     assert_eq!(keys.unwrap(), ["\u{FFFD}k"], "nor in a key, which is only compared");
 }
+
+/// A long string with every kind of escape reads as serde_json reads it, and the bound its buffer
+/// is made with (measured before it is decoded) holds its bytes and is below its raw length.
+#[test]
+fn long_escaped_strings_are_measured_first_and_read_as_serde_reads_them() {
+    let piece = r#"a\"b\\c\/d\ne\u0041\u00e9\u20ac\ud83d\ude42 é 🙂 "#;
+    for doc in [["\"", &piece.repeat(5000), "\""].concat(), ["\"x", &piece.repeat(3000), "\\n\""].concat()] {
+        let ours = read_document(doc.as_bytes(), |r| r.string()).unwrap().unwrap();
+        let theirs: String = serde_json::from_str(&doc).unwrap();
+        assert_eq!(ours, theirs);
+        let bound = super::decoded_bound(doc.as_bytes(), 1);
+        assert!(bound >= ours.len() && bound < doc.len(), "bound {bound} for {} bytes", ours.len());
+    }
+}

@@ -3,8 +3,9 @@
 //!
 //! Lines are split on bytes (LF, CR, CRLF; a CR ending one chunk and an LF starting the next are
 //! one line end) and only complete lines are interpreted, so a UTF-8 sequence cut by the network
-//! is never decoded half-way. A partial line is kept as one growing fragment and joined once its
-//! terminator arrives (no re-joining on every feed), bounded by [`Limits`].
+//! is never decoded half-way. A partial line is kept as one growing fragment (in parts, once it is
+//! long) and joined once its terminator arrives (no re-joining on every feed), bounded by
+//! [`Limits`].
 
 #[cfg(test)]
 mod tests;
@@ -14,6 +15,8 @@ use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 const BOM_DONE: u8 = u8::MAX;
+/// A partial line this long is kept in parts rather than grown (see `SseDecoder::long`).
+const LONG_PART: usize = 64 * 1024;
 
 /// One dispatched event. `data` is the `data:` lines joined with `\n`; `event` is the `event:`
 /// field, or `"message"` when the event had none. Both borrow the decoder's buffers.
@@ -30,8 +33,14 @@ pub struct SseEvent<'a> {
 /// servers that close without a final blank line still mean it).
 #[derive(Debug, Default)]
 pub struct SseDecoder {
-    /// A line whose terminator has not arrived yet.
+    /// A line whose terminator has not arrived yet (its last part, when it is very long).
     partial: Vec<u8>,
+    /// The earlier parts of a very long partial line, joined once into a buffer of the line's
+    /// size when it ends: one buffer grown by doubling would leave each old copy behind as a
+    /// hole in wasm memory, which never shrinks.
+    long: Vec<Vec<u8>>,
+    /// The bytes in `long`.
+    long_len: usize,
     state: EventState,
     after_cr: bool,
     bom: u8,
@@ -102,9 +111,8 @@ impl SseDecoder {
                     None => self.state.line(line, self.max_event_bytes, on_event)?,
                 }
             } else {
-                self.check_line(self.partial.len() + line.len())?;
-                let mut joined = std::mem::take(&mut self.partial);
-                joined.extend_from_slice(line);
+                self.check_line(self.partial_len() + line.len())?;
+                let mut joined = self.take_partial(line);
                 self.partial = match self.state.first_data(&joined) {
                     // A large event arrives in pieces as one long data line: it becomes the
                     // event's data in place instead of being copied there, without the room
@@ -130,10 +138,44 @@ impl SseDecoder {
             self.state.keep(data);
         }
         if !chunk.is_empty() {
-            self.check_line(self.partial.len() + chunk.len())?;
+            self.check_line(self.partial_len() + chunk.len())?;
+            if self.partial.len() >= LONG_PART && self.partial.len() + chunk.len() > self.partial.capacity() {
+                if self.long.is_empty() {
+                    // Room for the parts of the longest line, made once: the list growing between
+                    // the parts would split the space they leave into pieces too small to reuse.
+                    self.long.reserve((self.max_event_bytes / LONG_PART).clamp(1, 1024));
+                }
+                self.long_len += self.partial.len();
+                self.long.push(std::mem::take(&mut self.partial));
+            }
             self.partial.extend_from_slice(chunk);
         }
         Ok(())
+    }
+
+    /// The bytes of the partial line.
+    fn partial_len(&self) -> usize {
+        self.long_len + self.partial.len()
+    }
+
+    /// The partial line joined with `line`, its end, in one buffer; the partial line is then empty.
+    fn take_partial(&mut self, line: &[u8]) -> Vec<u8> {
+        let mut joined = if self.long.is_empty() {
+            std::mem::take(&mut self.partial)
+        } else {
+            let mut joined = Vec::with_capacity(self.partial_len() + line.len());
+            // The list goes too: the parts and the list between them leave one free space, as
+            // large as the line, for what reading the line allocates next.
+            for part in std::mem::take(&mut self.long) {
+                joined.extend_from_slice(&part);
+            }
+            joined.extend_from_slice(&self.partial);
+            self.partial = Vec::new();
+            self.long_len = 0;
+            joined
+        };
+        joined.extend_from_slice(line);
+        joined
     }
 
     /// Ends the input: an unterminated last line is taken as a line, and a pending event is
@@ -148,7 +190,7 @@ impl SseDecoder {
         }
         self.bom = BOM_DONE;
         if !self.partial.is_empty() {
-            let line = std::mem::take(&mut self.partial);
+            let line = self.take_partial(b"");
             self.state.line(&line, self.max_event_bytes, on_event)?;
         }
         self.state.dispatch(on_event)

@@ -207,3 +207,45 @@ fn a_large_event_sent_in_pieces_arrives_whole_and_its_buffer_is_let_go() {
     let held = decoder.partial.capacity() + decoder.state.data.capacity();
     assert!(held <= 64 * 1024, "{held} bytes held after the large event");
 }
+
+/// A line longer than [`LONG_PART`] is kept in parts until it ends: every way of cutting it
+/// gives the events the whole input gives, whatever field the line is and also when the stream
+/// ends inside it.
+#[test]
+fn long_lines_kept_in_parts_give_the_same_events_for_every_chunk_size() {
+    let long = "é\"x ".repeat(3 * LONG_PART / 5);
+    let input = [
+        "data: a\n\ndata: ",
+        &long,
+        "\n\n: ",
+        &long,
+        "\nid: ",
+        &long,
+        "\r\ndata: b\r\n\r\ndata: ",
+        &long,
+        "\ndata: ",
+        &long,
+    ]
+    .concat();
+    let whole = run(&[input.as_bytes()]);
+    let data = |d: &str| ("message".to_owned(), d.to_owned(), long.clone());
+    assert_eq!(whole[1], ("message".to_owned(), long.clone(), String::new()));
+    assert_eq!(whole[2..], [data("b"), data(&[long.as_str(), "\n", &long].concat())]);
+    for size in [1000, LONG_PART - 1, LONG_PART, LONG_PART + 1, 3 * LONG_PART] {
+        let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+        assert_eq!(run(&chunks), whole, "chunks of {size} bytes");
+    }
+}
+
+/// The parts of a long line count against `maxBufferedBytes` as one buffer would.
+#[test]
+fn a_long_line_in_parts_is_refused_past_max_buffered_bytes() {
+    let limits = Limits { max_buffered_bytes: 5 * LONG_PART, ..Limits::default() };
+    let mut decoder = SseDecoder::new(&limits);
+    let piece = vec![b'x'; LONG_PART];
+    let mut sink = |_: SseEvent<'_>| Ok(());
+    decoder.feed(b"data: ", &mut sink).unwrap();
+    let fed = (0..10).take_while(|_| decoder.feed(&piece, &mut sink).is_ok()).count();
+    assert_eq!(fed, 4, "the fifth part would pass the limit");
+    assert!(decoder.partial_len() <= 5 * LONG_PART);
+}

@@ -149,8 +149,9 @@ impl JsAccumulator {
             return Err(finished_error().into());
         };
         // The common case first, and no more calls into JS than needed: each costs.
-        let events = if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
-            inner.push(copy_into(&mut self.scratch, array, &self.length_key)?)
+        // Pushed lending: each long string of the events is made a JS string from the message.
+        if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
+            inner.push_lending(copy_into(&mut self.scratch, array, &self.length_key)?)
         } else if let Some(text) = chunk.as_string() {
             // A string is text: an AWS event stream's bytes do not survive becoming one. Its
             // first byte, the high byte of a message length, is zero.
@@ -161,10 +162,10 @@ impl JsAccumulator {
                 )
                 .into());
             }
-            inner.push(text.as_bytes())
+            inner.push_lending(text.as_bytes())
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             let array = Uint8Array::new(buffer).map_err(|_| unreadable_chunk())?;
-            inner.push(copy_into(&mut self.scratch, &array, &self.length_key)?)
+            inner.push_lending(copy_into(&mut self.scratch, &array, &self.length_key)?)
         } else {
             return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
         }?;
@@ -172,10 +173,11 @@ impl JsAccumulator {
             // A huge chunk (a whole body) does not pin its copy for the stream's life.
             self.scratch = Vec::new();
         }
+        let events = inner.events();
         if events.is_empty() {
             return Ok(js::Array::new().into());
         }
-        events_to_js(&mut self.out, events)
+        events_to_js(&mut self.out, events, &mut inner.lent())
     }
 
     /// One already-decoded event object of a supported format (a Chat chunk, a Gemini response,
@@ -198,7 +200,7 @@ impl JsAccumulator {
             None => return Err(Error::invalid_input("event", "pushJson takes an event object or its JSON text").into()),
         };
         let events = inner.push_json(&text)?;
-        events_to_js(&mut self.out, events)
+        events_to_js(&mut self.out, events, &mut std::iter::empty())
     }
 
     /// Normalised events from the caller's own converter (for a format llm-wire does not read):
@@ -221,7 +223,7 @@ impl JsAccumulator {
             .map(|(i, event)| StreamEvent::from_json(event, &["events[", &i.to_string(), "]"].concat()))
             .collect::<crate::Result<Vec<_>>>()?;
         let events = inner.apply(&events)?;
-        events_to_js(&mut self.out, events)
+        events_to_js(&mut self.out, events, &mut std::iter::empty())
     }
 
     /// Ends the input and returns the last events (an unterminated event, held-back text,
@@ -229,7 +231,7 @@ impl JsAccumulator {
     #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
     pub fn flush(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.flush()),
+            Some(inner) => events_to_js(&mut self.out, inner.flush(), &mut std::iter::empty()),
             None => Ok(js::Array::new().into()),
         }
     }
@@ -245,7 +247,7 @@ impl JsAccumulator {
         // `code`, and differs between engines.
         let message = string_argument(message, "message")?;
         match self.inner.as_mut() {
-            Some(inner) => events_to_js(&mut self.out, inner.abort(&message)),
+            Some(inner) => events_to_js(&mut self.out, inner.abort(&message), &mut std::iter::empty()),
             None => Ok(js::Array::new().into()),
         }
     }
@@ -417,11 +419,17 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 /// allocates nothing for it once warm) and parsed once by the engine. A long string (a large
 /// delta, a tool call's whole arguments) is left out of the JSON and set on its event after, as a
 /// JS string made straight from the event's bytes: it is not escaped into `out`, which would copy
-/// it once more in wasm memory, and the engine does not parse it.
+/// it once more in wasm memory, and the engine does not parse it. A `lent` string (by event
+/// position) is one the event has left empty and the message holds: it is set the same way.
 #[cfg_attr(llw_speed, optimize(speed))]
-fn events_to_js(out: &mut String, events: &[StreamEvent]) -> Result<JsValue, JsValue> {
+fn events_to_js<'a>(
+    out: &mut String,
+    events: &[StreamEvent],
+    lent: &mut dyn Iterator<Item = (usize, &'a str)>,
+) -> Result<JsValue, JsValue> {
     out.clear();
-    let lifted = events.iter().any(|event| long_string(event).is_some());
+    let mut lent = lent.peekable();
+    let lifted = lent.peek().is_some() || events.iter().any(|event| long_string(event).is_some());
     if lifted {
         write_events_lifted(out, events);
     } else {
@@ -436,11 +444,19 @@ fn events_to_js(out: &mut String, events: &[StreamEvent]) -> Result<JsValue, JsV
     if lifted {
         // The places are own data properties of what `JSON.parse` has just made (see
         // `message.rs`): reading and setting them runs no code of the caller's.
+        let set_at = |i: usize, key: &str, text: &str| {
+            if let Ok(object) = js::get(&array, &JsValue::from_f64(i as f64)) {
+                set(&object, key, &JsValue::from_str(text));
+            }
+        };
         for (i, event) in events.iter().enumerate() {
             if let Some((key, text)) = long_string(event) {
-                if let Ok(object) = js::get(&array, &JsValue::from_f64(i as f64)) {
-                    set(&object, key, &JsValue::from_str(text));
-                }
+                set_at(i, key, text);
+            }
+        }
+        for (i, text) in lent {
+            if let Some((key, _)) = events.get(i).and_then(string_of) {
+                set_at(i, key, text);
             }
         }
     }
@@ -464,6 +480,11 @@ fn write_events_lifted(out: &mut String, events: &[StreamEvent]) {
 
 /// The key and text of an event's string that may be long, when it is at least [`LONG`] bytes.
 fn long_string(event: &StreamEvent) -> Option<(&'static str, &str)> {
+    string_of(event).filter(|(_, text)| text.len() >= LONG)
+}
+
+/// The key and text of an event's string that may be long.
+fn string_of(event: &StreamEvent) -> Option<(&'static str, &str)> {
     let (key, text) = match event {
         StreamEvent::Text { text, .. } | StreamEvent::Reasoning { text, .. } => ("text", text),
         StreamEvent::ReasoningSignature { signature, .. } => ("signature", signature),
@@ -471,7 +492,7 @@ fn long_string(event: &StreamEvent) -> Option<(&'static str, &str)> {
         StreamEvent::ToolCallEnd { arguments, .. } => ("arguments", arguments),
         _ => return None,
     };
-    (text.len() >= LONG).then_some((key, text.as_str()))
+    Some((key, text.as_str()))
 }
 
 /// The event with its long string empty (the rest copied: short ids and names), when it has one.
@@ -569,9 +590,10 @@ mod tests {
             text(&js(&plain))
         };
         let mut out = String::new();
-        assert_eq!(text(&events_to_js(&mut out, &events).unwrap()), as_json(&events));
+        let none = std::iter::empty;
+        assert_eq!(text(&events_to_js(&mut out, &events, &mut none()).unwrap()), as_json(&events));
         assert!(out.len() < 1000, "the long strings are not in the JSON text");
-        assert_eq!(text(&events_to_js(&mut out, &events[3..6]).unwrap()), as_json(&events[3..6]));
+        assert_eq!(text(&events_to_js(&mut out, &events[3..6], &mut none()).unwrap()), as_json(&events[3..6]));
     }
 
     /// Regression: `format` read "auto" again after `finish()`; it keeps the detected format.

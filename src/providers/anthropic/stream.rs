@@ -6,6 +6,7 @@
 //! (`server_tool_use`, `web_search_tool_result`, any block type this crate does not model) are
 //! kept whole as `other` blocks, a streamed `server_tool_use` with its assembled `input`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::map_stop_reason;
@@ -195,7 +196,7 @@ impl AnthropicStream {
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
         if let Some(((index, kind), text)) = self.template.fill(event.data) {
-            self.text_delta(index, kind, &text, b)?;
+            self.text_delta(index, kind, text, b)?;
             return Ok(Handled::Done);
         }
         let parsed = match read_document(event.data, Event::read) {
@@ -301,8 +302,14 @@ impl AnthropicStream {
 
     #[cfg_attr(llw_speed, optimize(speed))]
     fn block_delta(&mut self, index: u64, delta: Delta<'_>, b: &mut MessageBuilder) -> Result<()> {
-        if let Some((kind, text)) = delta.text() {
-            return self.text_delta(index, kind, text.as_deref().unwrap_or(""), b);
+        if let Some((kind, _)) = delta.text() {
+            // The string is taken from the delta: the builder may keep it as it is.
+            let text = match kind {
+                TextDelta::Text => delta.text,
+                TextDelta::Thinking => delta.thinking,
+                TextDelta::InputJson => delta.partial_json,
+            };
+            return self.text_delta(index, kind, text.text.0.unwrap_or_default(), b);
         }
         match delta.kind.as_deref().unwrap_or("") {
             "signature_delta" => b.reasoning_signature(0, delta.signature.as_deref().unwrap_or("")),
@@ -316,12 +323,12 @@ impl AnthropicStream {
 
     /// A delta of a [`TextDelta`] kind with its string: all a template event does.
     #[cfg_attr(llw_speed, optimize(speed))]
-    fn text_delta(&mut self, index: u64, kind: TextDelta, text: &str, b: &mut MessageBuilder) -> Result<()> {
+    fn text_delta(&mut self, index: u64, kind: TextDelta, text: Cow<'_, str>, b: &mut MessageBuilder) -> Result<()> {
         match kind {
-            TextDelta::Text => b.text(0, text),
-            TextDelta::Thinking => b.reasoning(0, text),
+            TextDelta::Text => b.text_taking(0, text),
+            TextDelta::Thinking => b.reasoning(0, &text),
             TextDelta::InputJson => match self.open_at.get(&index).map(|&at| &mut self.open[at].1) {
-                Some(Open::Tool(at)) => b.tool_arguments(0, *at, text),
+                Some(Open::Tool(at)) => b.tool_arguments_taking(0, *at, text),
                 Some(Open::ServerTool { input, .. }) => {
                     if input.len() + text.len() > b.limits().max_tool_argument_bytes {
                         return Err(Error::new(
@@ -330,7 +337,7 @@ impl AnthropicStream {
                         ));
                     }
                     b.keep(text.len())?;
-                    input.push_str(text);
+                    input.push_str(&text);
                     Ok(())
                 }
                 _ => Ok(()),

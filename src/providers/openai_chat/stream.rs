@@ -467,11 +467,11 @@ impl ChatStream {
         }
         if let Some((call, text)) = self.template.fill(data) {
             match call {
-                OnlyText::Content(index) => b.tagged_content(index, &text)?,
+                OnlyText::Content(index) => b.tagged_content_taking(index, text)?,
                 OnlyText::Reasoning(index) => b.reasoning(index, &text)?,
                 // The one entry of its list: whatever call it finds was made before it.
                 OnlyText::Arguments(index, call) => {
-                    b.chat_tool_call(index, usize::MAX, call, None, None, Some(&text))?
+                    b.chat_tool_call(index, usize::MAX, call, None, None, Some(text))?
                 }
             }
             return Ok(Handled::Done);
@@ -555,7 +555,7 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         )?;
     }
     match delta.content {
-        Content::Text(text, _) => b.tagged_content(index, &text)?,
+        Content::Text(text, _) => b.tagged_content_taking(index, text)?,
         Content::Parts(parts) => {
             for (thinking, text) in parts {
                 if thinking {
@@ -570,8 +570,8 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
     if !delta.tool_calls.is_empty() {
         let list_start = b.tool_call_count(index)?;
         for call in delta.tool_calls {
-            let (id, name, arguments) = (call.id.as_deref(), call.name.as_deref(), call.arguments.as_deref());
-            b.chat_tool_call(index, list_start, call.index, id, name, arguments)?;
+            let (id, name) = (call.id.as_deref(), call.name.as_deref());
+            b.chat_tool_call(index, list_start, call.index, id, name, call.arguments.text.0)?;
         }
     }
     if let Some(refusal) = delta.refusal.as_deref() {
