@@ -53,6 +53,9 @@ pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<O
 /// anything else, and negative or non-finite values, a literal beyond the double range (`1e400`)
 /// included: that count alone is absent, the object it is in is still read.
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
+    if let Some(count) = r.short_uint() {
+        return Ok(Some(count)); // what nearly every count is
+    }
     let text = match r.peek()? {
         // The literal itself: `Reader::scalar` refuses one beyond the double range.
         Kind::Number => Some(Cow::Borrowed(r.raw()?)),
@@ -200,7 +203,43 @@ pub(crate) fn repair_lone_surrogates(data: &[u8]) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
-    use super::repair_lone_surrogates;
+    use super::{read_count, repair_lone_surrogates};
+    use crate::json::read_document;
+
+    #[test]
+    fn a_count_is_the_literal_read_as_a_double_and_kept_when_whole_and_not_negative() {
+        // (the value, the count); the one-pass path takes plain integers of up to 15 digits,
+        // the rest go through the double, so both sides of that line are here.
+        let cases: &[(&str, Option<u64>)] = &[
+            ("0", Some(0)),
+            ("7", Some(7)),
+            (" 120 ", Some(120)),
+            ("999999999999999", Some(999_999_999_999_999)),
+            ("9999999999999999", Some(10_000_000_000_000_000)),
+            ("9007199254740993", Some(9_007_199_254_740_992)),
+            ("18446744073709551616", Some(u64::MAX)),
+            ("1e400", None),
+            ("12.5", Some(12)),
+            ("12.0", Some(12)),
+            ("1e3", Some(1000)),
+            ("1E3", Some(1000)),
+            ("-3", None),
+            ("-0", Some(0)),
+            ("\"42\"", Some(42)),
+            ("\"4.5\"", Some(4)),
+            ("null", None),
+            ("true", None),
+            ("[1]", None),
+            ("{}", None),
+        ];
+        for (text, count) in cases {
+            assert_eq!(read_document(text.as_bytes(), read_count).ok(), Some(*count), "{text}");
+        }
+        // Not JSON numbers: refused, as the double path refuses them.
+        for text in ["01", "1.", ".5", "1e", "-"] {
+            assert!(read_document(text.as_bytes(), read_count).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn lone_surrogate_escapes_become_replacement_characters_and_pairs_stay() {
