@@ -101,12 +101,14 @@ pub fn pieces<'a>(body: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
 }
 
 /// What the events of a whole stream say, concatenated per kind: text, reasoning, and each tool
-/// call's argument deltas. Coalescing may differ between splits; these may not.
+/// call's argument deltas; the last usage (a push reports one, so how many depends on the
+/// split); every other event in order. Coalescing may differ between splits; these may not.
 #[derive(Debug, Default, PartialEq)]
 pub struct EventDigest {
     pub text: String,
     pub reasoning: String,
     pub arguments: Vec<String>,
+    pub usage: Option<String>,
     pub others: Vec<String>,
 }
 
@@ -124,6 +126,7 @@ impl EventDigest {
                 }
                 self.arguments[index].push_str(&s("argumentsDelta"));
             }
+            "usage" => self.usage = Some(event.to_string()),
             _ => self.others.push(event.to_string()),
         }
     }
