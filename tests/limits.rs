@@ -6,39 +6,14 @@
 //! much is sent.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+#[path = "common/counting.rs"]
+mod counting;
 
+use counting::{peak_since, turn, Counting};
 use llm_wire::{Accumulator, AccumulatorOptions, ErrorCode, Format, Limits, StreamEvent};
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        PEAK.fetch_max(live, Ordering::Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        System.dealloc(ptr, layout)
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// The heap is process-wide: the tests take turns, each for the whole of it (building its input
-/// allocates too).
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-fn turn() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 const GIB: usize = 1 << 30;
 const MIB: usize = 1 << 20;
@@ -63,8 +38,7 @@ fn hostile_in(
     total: usize,
     piece: &dyn Fn(usize) -> Vec<u8>,
 ) -> (Option<llm_wire::Error>, usize, usize, String, bool) {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counting::start();
     let mut acc = Accumulator::new(AccumulatorOptions { format, limits, ..Default::default() });
     acc.push(prefix).unwrap();
     let (mut sent, mut i, mut stopped, mut limit_event) = (0, 0, None, false);
@@ -87,7 +61,7 @@ fn hostile_in(
         }
     }
     let message = acc.finish();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let peak = peak_since(base);
     eprintln!(
         "hostile stream: {sent} bytes accepted, peak heap growth {peak} bytes, stopped: {:?}",
         stopped.as_ref().map(|e| e.code)
@@ -382,8 +356,7 @@ fn one_large_event_is_held_about_three_times_at_most() {
     ];
     for (name, format, data) in cases {
         let body = format!("data: {data}\n\n").into_bytes();
-        let base = LIVE.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
+        let base = counting::start();
         let limits = Limits { max_tool_argument_bytes: 2 * SIZE, ..Limits::default() };
         let mut acc = Accumulator::new(AccumulatorOptions { format, limits, ..Default::default() });
         let mut received = 0;
@@ -395,7 +368,7 @@ fn one_large_event_is_held_about_three_times_at_most() {
                 }
             }
         }
-        let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+        let peak = peak_since(base);
         eprintln!("{name}: one event of {} bytes, peak heap growth {peak} bytes", body.len());
         assert_eq!(received, SIZE, "{name}");
         assert!(peak < 3 * SIZE + SIZE / 2, "{name}: peak heap {peak} bytes");

@@ -7,60 +7,14 @@
 // Native only: the wasm module names its own global allocator.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
+#[path = "common/counting.rs"]
+mod counting;
 
+use counting::{peak_of, turn, Counting};
 use llm_wire::{Accumulator, AccumulatorOptions, Format, Limits};
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = System.realloc(p, layout, new_size);
-        if !q.is_null() && new_size > layout.size() {
-            // Counted as a move, old and new live at once: a block cannot always grow in place.
-            grew(new_size);
-            LIVE.fetch_sub(layout.size(), Relaxed);
-        } else if !q.is_null() {
-            LIVE.fetch_sub(layout.size() - new_size, Relaxed);
-        }
-        q
-    }
-}
-
-fn grew(n: usize) {
-    let live = LIVE.fetch_add(n, Relaxed) + n;
-    PEAK.fetch_max(live, Relaxed);
-}
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// One case at a time: the counters are global.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// The most bytes live at once while `f` runs, over what was live when it started.
-fn peak_of(f: impl FnOnce()) -> usize {
-    let start = LIVE.load(Relaxed);
-    PEAK.store(start, Relaxed);
-    f();
-    PEAK.load(Relaxed) - start
-}
 
 /// Text with multi-byte characters and characters JSON escapes, as model output has (the words
 /// of `bench/memory-peak.mjs`).
@@ -221,7 +175,7 @@ fn run(case: &Case, bytes: usize, split: Split) -> (f64, usize) {
 
 #[test]
 fn one_large_event_costs_at_most_three_times_its_size_in_live_memory() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = turn();
     let mut over = Vec::new();
     for case in &CASES {
         for split in [Split::Chunks64KiB, Split::OneChunkLending] {

@@ -295,7 +295,6 @@ impl Accumulator {
         Ok(())
     }
 
-    /// A fatal error is recorded once as an `error` event and refuses all later input.
     /// The events of a call other than `push_lending`, ending with the usage if it changed,
     /// lent strings filled in.
     fn call_events(&mut self) -> &[StreamEvent] {
@@ -304,6 +303,7 @@ impl Accumulator {
         &self.builder.events
     }
 
+    /// A fatal error is recorded once as an `error` event and refuses all later input.
     fn settle(&mut self, outcome: Result<()>) {
         if let Err(err) = outcome {
             self.builder.fatal_error(ErrorInfo {
