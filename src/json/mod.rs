@@ -252,6 +252,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn enter(&mut self) -> JsonResult<()> {
         self.depth += 1;
         if self.depth >= MAX_DEPTH {
@@ -269,6 +270,7 @@ impl<'a> Reader<'a> {
 
     // The walks over objects and arrays take their callbacks as `dyn`: one copy of each loop
     // instead of one per call site, measured no slower.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn object_dyn(&mut self, entry: &mut dyn FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<bool> {
         match self.open(Kind::Object, b'}')? {
             None => return Ok(false),
@@ -285,6 +287,7 @@ impl<'a> Reader<'a> {
         self.members_dyn(&mut entry)
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn members_dyn(&mut self, entry: &mut dyn FnMut(&mut Self, &[u8]) -> JsonResult<()>) -> JsonResult<()> {
         loop {
             self.skip_ws();
@@ -318,6 +321,7 @@ impl<'a> Reader<'a> {
     /// Opens a container of `kind`: `None` (the value skipped) when the next value is not one,
     /// `Some(true)` when it is empty (and already closed), `Some(false)` when items follow.
     #[inline]
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn open(&mut self, kind: Kind, close: u8) -> JsonResult<Option<bool>> {
         if self.peek()? != kind {
             self.skip()?;
@@ -336,6 +340,7 @@ impl<'a> Reader<'a> {
     /// After a member or element: `,` (another follows: `false`) or `close` (the container
     /// ends: `true`, one level up).
     #[inline]
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn closes(&mut self, close: u8, what: &'static str) -> JsonResult<bool> {
         self.skip_ws();
         match self.src.get(self.pos) {
@@ -369,6 +374,7 @@ impl<'a> Reader<'a> {
         self.array_dyn(&mut item)
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn array_dyn(&mut self, item: &mut dyn FnMut(&mut Self) -> JsonResult<()>) -> JsonResult<bool> {
         match self.open(Kind::Array, b']')? {
             None => return Ok(false),
@@ -441,6 +447,7 @@ impl<'a> Reader<'a> {
     /// the value is the one reading the literal as a float gives. Token counts come on every
     /// Gemini chunk: read through the number's text and `str::parse` they were a quarter of a
     /// streamed chunk's instructions (callgrind).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn short_uint(&mut self) -> Option<u64> {
         self.skip_ws();
         let digits = self.src[self.pos..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -458,6 +465,7 @@ impl<'a> Reader<'a> {
 
     /// A number that is a non-negative integer fitting `u64` (`3`, also `3.0`), else `None`
     /// (the value skipped).
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn index(&mut self) -> JsonResult<Option<u64>> {
         if self.peek()? != Kind::Number {
             self.skip()?;
@@ -473,6 +481,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next value's JSON text, validated, without surrounding whitespace.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn raw(&mut self) -> JsonResult<&'a str> {
         self.skip_ws();
         let start = self.pos;
@@ -481,6 +490,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `Some(raw text)` of the next value, or `None` for `null`.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn raw_non_null(&mut self) -> JsonResult<Option<&'a str>> {
         if self.peek()? == Kind::Null {
             self.skip()?;
@@ -527,6 +537,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips a string (at its opening quote), checking escapes and control characters.
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn skip_string(&mut self) -> JsonResult<()> {
         self.pos += 1;
         loop {
@@ -687,6 +698,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a number; returns its text and whether it is a plain non-negative-or-negative
     /// integer (no fraction, no exponent).
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn number_token(&mut self) -> JsonResult<(&'a str, bool)> {
         let src = self.src;
         let start = self.pos;

@@ -52,6 +52,7 @@ pub(crate) fn read_detail_count(r: &mut Reader<'_>, name: &[u8]) -> JsonResult<O
 /// A token count read leniently: integers, floats (`12.0`), numeric strings; `None` for null,
 /// anything else, and negative or non-finite values, a literal beyond the double range (`1e400`)
 /// included: that count alone is absent, the object it is in is still read.
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
     if let Some(count) = r.short_uint() {
         return Ok(Some(count)); // what nearly every count is
