@@ -21,15 +21,17 @@ LICENSES := LICENSE-MIT LICENSE-APACHE
 # stream path marked `#[optimize(speed)]` by `--cfg llw_speed` (src/lib.rs), so the hot path keeps
 # its speed (bench/FINDINGS.md, "Build settings"). The standard library is rebuilt from source
 # with its size-minded variants (`optimize_for_size`) but its code at `opt-level = 3`, as the
-# prebuilt one is (at "z" every push was slower), and with `panic = immediate-abort`: a panic (a
-# bug: the crate never panics on input) traps at once instead of formatting a message. These need
-# nightly and its rust-src; only this build uses them (tests and `cargo build` use stable, with
-# panic messages). Without the reference-types and multivalue features wasm-bindgen passes JS
-# values through its glue's table rather than a wasm externref table: smaller, and as fast.
+# prebuilt one is (at "z" every push was slower); so is the allocator (`dlmalloc`), which every
+# string of every event goes through (at "z" a stream of many small items was 8 % slower). The
+# build uses `panic = immediate-abort`: a panic (a bug: the crate never panics on input) traps at
+# once instead of formatting a message. These need nightly and its rust-src; only this build uses
+# them (tests and `cargo build` use stable, with panic messages). Without the reference-types and
+# multivalue features wasm-bindgen passes JS values through its glue's table rather than a wasm
+# externref table: smaller, and as fast.
 RELEASE_TOOLCHAIN := nightly
 RELEASE_RUSTFLAGS := -Zunstable-options -Cpanic=immediate-abort --cfg llw_speed -Ctarget-feature=-reference-types,-multivalue
 RELEASE_CARGO_FLAGS := -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-	$(foreach c,core alloc std compiler_builtins,--config profile.release.package.$(c).opt-level=3)
+	$(foreach c,core alloc std compiler_builtins dlmalloc,--config profile.release.package.$(c).opt-level=3)
 
 .PHONY: test demo demo-cli bench tools build-tools test-tools pkg size clean fuzz \
 	.tools-rust .tools-nightly .tools-wasm-pack .tools-bindgen .tools-chromium
