@@ -129,6 +129,10 @@ const SHAPES = {
   },
 };
 
+/** The size of an input in bytes: a stream's bytes, a body's or an agent's JSON text. */
+const inputBytes = (input) => input instanceof Uint8Array ? input.length
+  : new TextEncoder().encode(typeof input === "string" ? input : JSON.stringify(input)).length;
+
 // ---- one shape at one size, in this process (the child's side) ---------------------------------
 async function runOne(name, n) {
   const wire = await import("../pkg/node.mjs");
@@ -145,7 +149,8 @@ async function runOne(name, n) {
   }
   const ms = performance.now() - t0;
   const want = shape.expect(n);
-  return got === want ? { ms } : { ms, wrong: `gave ${got}, expected ${want}` };
+  const bytes = inputBytes(input);
+  return got === want ? { ms, bytes } : { ms, bytes, wrong: `gave ${got}, expected ${want}` };
 }
 
 // ---- every shape at every size, each in its own process (the parent's side) --------------------
@@ -165,15 +170,18 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
   const lines = [
     "## Hostile input: time per shape at 10,000 and 100,000 items", "",
     `Each shape timed once per size in its own process, after a 100-item warm-up run, with a limit of ${timeoutS} s; ` +
-    "a time counts only when the result is right. Linear work gives a ratio near 10.", "",
-    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio |`, `|---|${SIZES.map(() => "---:").join("|")}|---:|`,
+    "a time counts only when the result is right. Linear work gives a ratio near 10. The input's size " +
+    `at ${SIZES.at(-1).toLocaleString("en")} items is beside it: the time reads against the bytes it took.`, "",
+    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio | input at ${SIZES.at(-1).toLocaleString("en")} |`,
+    `|---|${SIZES.map(() => "---:").join("|")}|---:|---:|`,
   ];
   for (const name of Object.keys(SHAPES)) {
     const results = SIZES.map((n) => measure(name, n, timeoutS));
     const [small, large] = results;
     const timed = (r) => r.ms !== undefined && !r.wrong && !r.failed;
     const ratio = timed(small) && timed(large) ? (large.ms / Math.max(small.ms, 0.01)).toFixed(1) : "–";
-    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} |`;
+    const size = large.bytes === undefined ? "–" : `${(large.bytes / 1e6).toFixed(1)} MB`;
+    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} | ${size} |`;
     log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}`);
     lines.push(row);
   }
