@@ -526,10 +526,18 @@ fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array, length_key: &JsVa
     let n = array.length(length_key).ok_or_else(unreadable_chunk)?;
     // Zero-filled only when it grows: `copy_to` overwrites what it is given.
     if scratch.len() < n {
-        if scratch.try_reserve(n - scratch.len()).is_err() {
+        let grow = n - scratch.len();
+        if scratch.try_reserve(grow).is_err() {
             return Err(Error::invalid_input("chunk", "no memory left to copy the chunk"));
         }
-        scratch.resize(n, 0);
+        // One `memory.fill`: `resize` wrote the zeros a byte at a time in the size-optimised
+        // module (paired: a 0.9 MB Gemini body pushed whole took 0.96 of the time without it).
+        // SAFETY: `try_reserve` made room for `grow` more bytes; they are written (zeroed)
+        // before `set_len` counts them.
+        unsafe {
+            scratch.spare_capacity_mut().as_mut_ptr().write_bytes(0, grow);
+            scratch.set_len(n);
+        }
     }
     let bytes = &mut scratch[..n];
     array.copy_to(bytes).ok_or_else(unreadable_chunk)?;
