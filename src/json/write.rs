@@ -53,6 +53,7 @@ pub(crate) fn boolean(value: bool) -> &'static str {
 }
 
 /// Appends an unsigned integer.
+#[cfg_attr(llw_speed, optimize(speed))]
 pub(crate) fn uint(out: &mut String, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
@@ -82,6 +83,7 @@ impl<'o> Object<'o> {
     }
 
     /// Starts a field; the caller writes its value into the returned buffer.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn key(&mut self, key: &str) -> &mut String {
         if !self.first {
             self.out.push(',');
@@ -93,6 +95,7 @@ impl<'o> Object<'o> {
         self.out
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn str(&mut self, key: &str, value: &str) {
         string(self.key(key), value);
     }
@@ -107,11 +110,13 @@ impl<'o> Object<'o> {
         self.key(key).push_str(boolean(value));
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn uint(&mut self, key: &str, value: u64) {
         uint(self.key(key), value);
     }
 
     /// `choice`, which is left out when 0.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn choice(&mut self, choice: u32) {
         if choice != 0 {
             self.uint("choice", choice.into());

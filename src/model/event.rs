@@ -336,6 +336,7 @@ pub(crate) fn write_events(out: &mut String, events: &[StreamEvent]) {
 }
 
 impl WriteJson for StreamEvent {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         match self {
@@ -442,6 +443,7 @@ impl WriteJson for ErrorInfo {
 }
 
 impl WriteJson for Usage {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         o.uint("inputTokens", self.input_tokens);

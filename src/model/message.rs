@@ -138,6 +138,7 @@ impl FinalMessage {
 // through `serde_json::to_string` (the tests hold them to it), without serde's serializer.
 
 impl WriteJson for ToolCall {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         o.str("id", &self.id);
@@ -148,6 +149,7 @@ impl WriteJson for ToolCall {
 }
 
 impl WriteJson for Block {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         match self {
@@ -186,6 +188,7 @@ impl WriteJson for Block {
 }
 
 impl WriteJson for FinalMessage {
+    #[cfg_attr(llw_speed, optimize(speed))]
     fn write_json(&self, out: &mut String) {
         let mut o = Object::new(out);
         o.str("role", self.role);
