@@ -11,7 +11,7 @@ use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
-use crate::json::{read_object, read_object_document, JsonResult, Reader};
+use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -29,8 +29,9 @@ use crate::sse::SseEvent;
 struct Event<'a> {
     kind: Scalar<'a>,
     response: Option<Response<'a>>,
-    /// The item's JSON text (`output_item.*`, rare), read into an [`Item`] when acted on.
-    item: Option<&'a str>,
+    /// The item (`output_item.*`) with its JSON text, which an item of no known shape (`None`)
+    /// is kept as. Boxed: every event is moved a few times while it is read, and most have none.
+    item: Option<TextAndItem<'a>>,
     output_index: Option<u64>,
     content_index: Option<u64>,
     summary_index: Option<u64>,
@@ -74,13 +75,25 @@ impl<'a> Event<'a> {
                 b"content_index" => e.content_index = r.index()?,
                 b"summary_index" => e.summary_index = r.index()?,
                 b"response" => e.response = Response::read(r)?,
-                b"item" => e.item = r.raw_non_null()?,
+                b"item" => e.item = read_item(r)?,
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
         })
     }
+}
+
+/// An item's JSON text, and the item when it has a known shape.
+type TextAndItem<'a> = (&'a str, Option<Box<Item<'a>>>);
+
+/// An event's `item`, read once: `None` for null.
+fn read_item<'a>(r: &mut Reader<'a>) -> JsonResult<Option<TextAndItem<'a>>> {
+    if r.peek()? == JsonKind::Null {
+        r.skip()?;
+        return Ok(None);
+    }
+    r.raw_read(|r| Item::read_value(r).map(Box::new)).map(Some)
 }
 
 impl<'a> Response<'a> {
@@ -309,8 +322,8 @@ impl ResponsesStream {
     /// what no delta gave (a call's arguments, parts' text) and the annotations, and keeps any
     /// other item whole.
     fn item(&mut self, e: &Event<'_>, done: bool, b: &mut MessageBuilder) -> Result<()> {
-        let Some(text) = e.item else { return Ok(()) };
-        let Some(item) = Item::read(text) else {
+        let Some((text, item)) = &e.item else { return Ok(()) };
+        let Some(item) = item else {
             if done {
                 b.other_block(0, "unknown", RawJson::from_valid(text))?;
             }
