@@ -4,6 +4,28 @@ use std::collections::BTreeMap;
 
 use crate::model::ToolCall;
 
+/// What a map gave for the key looked up last, with that key: streams name the same item or
+/// call many times in a row, and one comparison is far cheaper than a search of a map with
+/// many keys. Whoever changes what the map gives for a key sets it again.
+#[derive(Debug, Default)]
+pub(crate) struct LastKey {
+    key: String,
+    value: Option<usize>,
+}
+
+impl LastKey {
+    /// What the map gives for `key`, when `key` is the one looked up last.
+    pub(crate) fn get(&self, key: &str) -> Option<usize> {
+        self.value.filter(|_| self.key == key)
+    }
+
+    pub(crate) fn set(&mut self, key: &str, value: usize) {
+        self.key.clear();
+        self.key.push_str(key);
+        self.value = Some(value);
+    }
+}
+
 /// One tool call being assembled.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallState {
@@ -23,6 +45,8 @@ pub(crate) struct ToolCalls {
     by_index: BTreeMap<u64, usize>,
     /// The latest call with each item key (Responses `item_id`).
     by_key: BTreeMap<String, usize>,
+    /// What `by_key` gave last.
+    last_key: LastKey,
     /// Calls that may not have ended, in order.
     open: Vec<usize>,
 }
@@ -45,6 +69,7 @@ impl ToolCalls {
         }
         if let Some(key) = key {
             self.by_key.insert(key.to_owned(), at);
+            self.last_key.set(key, at);
         }
         self.calls.push(ToolCallState { call, ended: false });
         self.open.push(at);
@@ -86,10 +111,17 @@ impl ToolCalls {
 
     /// The latest call with the item key `key`, else the latest at the provider index (for
     /// formats that name their items).
-    pub(crate) fn find(&self, key: Option<&str>, provider_index: Option<u64>) -> Option<usize> {
-        key.and_then(|key| self.by_key.get(key))
-            .or_else(|| provider_index.and_then(|index| self.by_index.get(&index)))
-            .copied()
+    pub(crate) fn find(&mut self, key: Option<&str>, provider_index: Option<u64>) -> Option<usize> {
+        if let Some(key) = key {
+            if let Some(at) = self.last_key.get(key) {
+                return Some(at);
+            }
+            if let Some(&at) = self.by_key.get(key) {
+                self.last_key.set(key, at);
+                return Some(at);
+            }
+        }
+        provider_index.and_then(|index| self.by_index.get(&index)).copied()
     }
 
     /// The calls that may still be open, in order; each is listed once.
@@ -193,5 +225,31 @@ mod tests {
         assert_eq!(calls.find(Some("fc_1"), Some(1)), Some(0));
         assert_eq!(calls.find(Some("fc_9"), Some(1)), Some(1));
         assert_eq!(calls.find(None, Some(2)), None);
+    }
+
+    /// The key found last is answered without a search, and must stay what the map gives: a
+    /// newer call with that key takes it over, another key is searched.
+    #[test]
+    fn a_key_found_again_names_the_latest_call_with_it() {
+        let mut calls = ToolCalls::default();
+        calls.push(ToolCall::default(), None, Some("fc_1"));
+        calls.push(ToolCall::default(), None, Some("fc_2"));
+        // (the key of a call pushed first, the key found, the call it names)
+        let steps = [
+            (None, "fc_1", Some(0)),
+            (None, "fc_1", Some(0)),
+            (Some("fc_1"), "fc_1", Some(2)),
+            (Some("fc_3"), "fc_1", Some(2)),
+            (None, "fc_2", Some(1)),
+            (None, "fc_3", Some(3)),
+            (Some("fc_3"), "fc_3", Some(4)),
+            (None, "fc_9", None),
+        ];
+        for (push, key, expected) in steps {
+            if let Some(push) = push {
+                calls.push(ToolCall::default(), None, Some(push));
+            }
+            assert_eq!(calls.find(Some(key), None), expected, "{key} after pushing {push:?}");
+        }
     }
 }
