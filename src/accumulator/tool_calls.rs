@@ -38,7 +38,8 @@ pub(crate) struct ToolCallState {
 #[derive(Debug, Default)]
 pub(crate) struct ToolCalls {
     pub calls: Vec<ToolCallState>,
-    /// The latest call with each non-empty id.
+    /// The latest call with each non-empty id, of the calls without an item key (those are
+    /// found by their key, never by their id).
     by_id: BTreeMap<String, usize>,
     /// The latest call at each provider index (OpenAI Chat `index`, Anthropic block index,
     /// Responses `output_index`).
@@ -53,23 +54,26 @@ pub(crate) struct ToolCalls {
 
 impl ToolCalls {
     /// What keeping a call with this id and key costs besides its name and arguments: the id
-    /// and the key are held twice (in the call and in the index).
+    /// in the call, and the key, or else the id, in an index.
     pub(crate) fn bytes_of(id: &str, key: Option<&str>) -> usize {
-        2 * id.len() + key.map_or(0, str::len)
+        id.len() + key.map_or(id.len(), str::len)
     }
 
-    /// Adds a call under its id, provider index and key; returns its position.
+    /// Adds a call under its key, else its id, and its provider index; returns its position.
     pub(crate) fn push(&mut self, call: ToolCall, provider_index: Option<u64>, key: Option<&str>) -> usize {
         let at = self.calls.len();
-        if !call.id.is_empty() {
-            self.by_id.insert(call.id.clone(), at);
+        match key {
+            Some(key) => {
+                self.by_key.insert(key.to_owned(), at);
+                self.last_key.set(key, at);
+            }
+            None if !call.id.is_empty() => {
+                self.by_id.insert(call.id.clone(), at);
+            }
+            None => {}
         }
         if let Some(index) = provider_index {
             self.by_index.insert(index, at);
-        }
-        if let Some(key) = key {
-            self.by_key.insert(key.to_owned(), at);
-            self.last_key.set(key, at);
         }
         self.calls.push(ToolCallState { call, ended: false });
         self.open.push(at);
@@ -225,6 +229,16 @@ mod tests {
         assert_eq!(calls.find(Some("fc_1"), Some(1)), Some(0));
         assert_eq!(calls.find(Some("fc_9"), Some(1)), Some(1));
         assert_eq!(calls.find(None, Some(2)), None);
+    }
+
+    /// A call with an item key is found by it: its id is not indexed, so an OpenAI-style entry
+    /// with that id does not continue it.
+    #[test]
+    fn a_call_with_an_item_key_is_found_by_the_key_not_by_its_id() {
+        let mut calls = ToolCalls::default();
+        calls.push(ToolCall { id: "call_1".into(), ..ToolCall::default() }, None, Some("fc_1"));
+        assert_eq!(calls.find(Some("fc_1"), None), Some(0));
+        assert_eq!(resolve(&calls, None, Some("call_1"), None), None);
     }
 
     /// The key found last is answered without a search, and must stay what the map gives: a
