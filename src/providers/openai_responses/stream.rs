@@ -29,7 +29,8 @@ use crate::sse::SseEvent;
 #[derive(Default)]
 struct Event<'a> {
     kind: Scalar<'a>,
-    response: Option<Response<'a>>,
+    /// Boxed, as the item: most events have none.
+    response: Option<Box<Response<'a>>>,
     /// The item (`output_item.*`) with its JSON text, which an item of no known shape (`None`)
     /// is kept as. Boxed: every event is moved a few times while it is read, and most have none.
     item: Option<TextAndItem<'a>>,
@@ -75,7 +76,7 @@ impl<'a> Event<'a> {
                 b"output_index" => e.output_index = r.index()?,
                 b"content_index" => e.content_index = r.index()?,
                 b"summary_index" => e.summary_index = r.index()?,
-                b"response" => e.response = Response::read(r)?,
+                b"response" => e.response = Response::read(r)?.map(Box::new),
                 b"item" => e.item = read_item(r)?,
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
