@@ -486,6 +486,28 @@ impl<'a> Reader<'a> {
         self.skip_ws();
         let start = self.pos;
         self.skip()?;
+        self.text_from(start)
+    }
+
+    /// The next value's JSON text as [`Self::raw`] gives it, with what `read` makes of the value
+    /// in the same pass; `None` for that when `read` fails on it, and the value is then read
+    /// again by `raw`, so that any error is the one `raw` gives. `read` reads one whole value.
+    pub(crate) fn raw_read<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> JsonResult<T>,
+    ) -> JsonResult<(&'a str, Option<T>)> {
+        self.skip_ws();
+        let (start, depth) = (self.pos, self.depth);
+        if let Ok(value) = read(self) {
+            return Ok((self.text_from(start)?, Some(value)));
+        }
+        self.pos = start;
+        self.depth = depth;
+        Ok((self.raw()?, None))
+    }
+
+    /// The text from `start` to the current position, which must be UTF-8.
+    fn text_from(&self, start: usize) -> JsonResult<&'a str> {
         std::str::from_utf8(&self.src[start..self.pos]).map_err(|_| JsonError { what: "invalid UTF-8", at: start })
     }
 

@@ -4,6 +4,8 @@ mod finish_reason;
 pub(crate) mod request;
 pub(crate) mod response;
 mod stream;
+#[cfg(test)]
+mod stream_tests;
 mod usage;
 
 pub(crate) use finish_reason::map_status;

@@ -8,7 +8,7 @@
 use super::{convert_usage, map_status};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
-use crate::json::{read_list, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
@@ -105,12 +105,17 @@ fn not_an_item() -> JsonError {
 
 impl<'a> Item<'a> {
     /// Reads an item from its JSON text; `None`, and the item is kept whole as an unknown
-    /// block, when it is not an object or its `summary`, `content` or a part's `annotations`
-    /// is neither null nor an array, or a part is not an object. A repeated key keeps its last
-    /// value.
+    /// block, when [`Self::read_value`] refuses it.
     pub(crate) fn read(text: &'a str) -> Option<Item<'a>> {
+        read_document(text.as_bytes(), Item::read_value).ok()
+    }
+
+    /// Reads the next value as an item; an error when it is not an object or its `summary`,
+    /// `content` or a part's `annotations` is neither null nor an array, or a part is not an
+    /// object. A repeated key keeps its last value.
+    pub(crate) fn read_value(r: &mut Reader<'a>) -> JsonResult<Item<'a>> {
         let mut item = Item::default();
-        read_body(text, &mut |r, key| {
+        let is_object = r.object(|r, key| {
             match key {
                 b"type" => item.kind = Scalar::read(r)?,
                 b"id" => item.id = Scalar::read(r)?,
@@ -123,9 +128,11 @@ impl<'a> Item<'a> {
                 _ => {}
             }
             Ok(())
-        })
-        .ok()?;
-        Some(item)
+        })?;
+        if !is_object {
+            return Err(not_an_item());
+        }
+        Ok(item)
     }
 }
 

@@ -5,13 +5,14 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
-use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
+use crate::accumulator::{LastKey, MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
-use crate::json::{read_object, read_object_document, JsonResult, Reader};
+use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
 use crate::model::RawJson;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
@@ -28,9 +29,11 @@ use crate::sse::SseEvent;
 #[derive(Default)]
 struct Event<'a> {
     kind: Scalar<'a>,
-    response: Option<Response<'a>>,
-    /// The item's JSON text (`output_item.*`, rare), read into an [`Item`] when acted on.
-    item: Option<&'a str>,
+    /// Boxed, as the item: most events have none.
+    response: Option<Box<Response<'a>>>,
+    /// The item (`output_item.*`) with its JSON text, which an item of no known shape (`None`)
+    /// is kept as. Boxed: every event is moved a few times while it is read, and most have none.
+    item: Option<TextAndItem<'a>>,
     output_index: Option<u64>,
     content_index: Option<u64>,
     summary_index: Option<u64>,
@@ -73,14 +76,26 @@ impl<'a> Event<'a> {
                 b"output_index" => e.output_index = r.index()?,
                 b"content_index" => e.content_index = r.index()?,
                 b"summary_index" => e.summary_index = r.index()?,
-                b"response" => e.response = Response::read(r)?,
-                b"item" => e.item = r.raw_non_null()?,
+                b"response" => e.response = Response::read(r)?.map(Box::new),
+                b"item" => e.item = read_item(r)?,
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
             Ok(())
         })
     }
+}
+
+/// An item's JSON text, and the item when it has a known shape.
+type TextAndItem<'a> = (&'a str, Option<Box<Item<'a>>>);
+
+/// An event's `item`, read once: `None` for null.
+fn read_item<'a>(r: &mut Reader<'a>) -> JsonResult<Option<TextAndItem<'a>>> {
+    if r.peek()? == JsonKind::Null {
+        r.skip()?;
+        return Ok(None);
+    }
+    r.raw_read(|r| Item::read_value(r).map(Box::new)).map(Some)
 }
 
 impl<'a> Response<'a> {
@@ -175,6 +190,8 @@ pub(crate) struct ResponsesStream {
     parts_seen: Vec<BTreeMap<u64, usize>>,
     /// The first item with each id (`""` for one named only by its output index).
     by_id: BTreeMap<String, usize>,
+    /// What `by_id` gave last.
+    last_id: LastKey,
     /// The first item at each output index.
     by_output_index: BTreeMap<u64, usize>,
     /// For each item, the number of blocks the message had when the item was first named
@@ -276,31 +293,54 @@ impl ResponsesStream {
         b: &mut MessageBuilder,
     ) -> Result<bool> {
         let item = self.item_of(item_id, output_index, b)?;
-        let part = part.unwrap_or(0);
-        if self.parts_seen[item].contains_key(&part) {
-            return Ok(false);
+        match self.parts_seen[item].entry(part.unwrap_or(0)) {
+            Entry::Occupied(_) => Ok(false),
+            Entry::Vacant(entry) => {
+                b.keep(ENTRY_BYTES)?;
+                entry.insert(0);
+                Ok(true)
+            }
         }
-        b.keep(ENTRY_BYTES)?;
-        self.parts_seen[item].insert(part, 0);
-        Ok(true)
     }
 
     /// The item named by `id`, else by `output_index`; a new one when neither names one yet.
+    /// The id named last is checked first: events name the same item many times in a row.
     fn item_of(&mut self, id: Option<&str>, output_index: Option<u64>, b: &mut MessageBuilder) -> Result<usize> {
-        let found = id
-            .and_then(|id| self.by_id.get(id))
-            .or_else(|| output_index.and_then(|index| self.by_output_index.get(&index)));
-        if let Some(&item) = found {
+        let unknown_id = match id {
+            Some(id) => {
+                if let Some(item) = self.last_id.get(id) {
+                    return Ok(item);
+                }
+                // One search both finds a known id and places a new one (for an owned key).
+                match self.by_id.entry(id.to_owned()) {
+                    Entry::Occupied(found) => {
+                        self.last_id.set(id, *found.get());
+                        return Ok(*found.get());
+                    }
+                    Entry::Vacant(entry) => Some((id, entry)),
+                }
+            }
+            None => None,
+        };
+        if let Some(&item) = output_index.and_then(|index| self.by_output_index.get(&index)) {
             return Ok(item);
         }
-        let id = id.unwrap_or("");
-        b.keep(ENTRY_BYTES + id.len())?;
+        b.keep(ENTRY_BYTES + id.map_or(0, str::len))?;
         let item = self.parts_seen.len();
         self.parts_seen.push(BTreeMap::new());
         self.item_blocks.push(b.block_count(0));
-        self.by_id.entry(id.to_owned()).or_insert(item);
+        match unknown_id {
+            Some((id, entry)) => {
+                entry.insert(item);
+                self.last_id.set(id, item);
+            }
+            None => {
+                self.by_id.entry(String::new()).or_insert(item);
+            }
+        }
         if let Some(index) = output_index {
-            self.by_output_index.entry(index).or_insert(item);
+            // Not there: it was looked up above.
+            self.by_output_index.insert(index, item);
         }
         Ok(item)
     }
@@ -309,8 +349,8 @@ impl ResponsesStream {
     /// what no delta gave (a call's arguments, parts' text) and the annotations, and keeps any
     /// other item whole.
     fn item(&mut self, e: &Event<'_>, done: bool, b: &mut MessageBuilder) -> Result<()> {
-        let Some(text) = e.item else { return Ok(()) };
-        let Some(item) = Item::read(text) else {
+        let Some((text, item)) = &e.item else { return Ok(()) };
+        let Some(item) = item else {
             if done {
                 b.other_block(0, "unknown", RawJson::from_valid(text))?;
             }
