@@ -492,6 +492,7 @@ impl<'a> Reader<'a> {
     /// The next value's JSON text as [`Self::raw`] gives it, with what `read` makes of the value
     /// in the same pass; `None` for that when `read` fails on it, and the value is then read
     /// again by `raw`, so that any error is the one `raw` gives. `read` reads one whole value.
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn raw_read<T>(
         &mut self,
         read: impl FnOnce(&mut Self) -> JsonResult<T>,
