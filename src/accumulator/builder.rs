@@ -889,11 +889,13 @@ impl MessageBuilder {
         *ended = true;
         let (id, name) = (call.id.clone(), call.name.clone());
         let len = call.arguments.len();
-        let arguments = if len < LEND { call.arguments.clone() } else { String::new() };
-        if len >= LEND {
+        let arguments = if len < LEND {
+            call.arguments.clone()
+        } else {
             let source = Source::Call(position, at);
             self.lent.push(Lent { event: self.events.len(), source, start: 0, end: len });
-        }
+            String::new()
+        };
         self.events.push(StreamEvent::ToolCallEnd { index: at as u32, id, name, arguments, choice });
     }
 
