@@ -298,6 +298,11 @@ impl MessageBuilder {
         self.append_taking(choice, Part::Text, s)
     }
 
+    /// [`Self::reasoning`] taking a string the decoder made: see [`Self::append_taking`].
+    pub(crate) fn reasoning_taking(&mut self, choice: u32, s: Cow<'_, str>) -> Result<()> {
+        self.append_taking(choice, Part::Reasoning, s)
+    }
+
     /// [`Self::tagged_content`] taking a string the decoder made: a long one the splitter would
     /// pass on whole (nothing held, no `<` in it) is appended without being copied.
     #[inline(always)]

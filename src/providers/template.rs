@@ -41,10 +41,6 @@ impl<'a> Marked<'a> {
         let text = Scalar::read(r)?;
         Ok(Marked { text, span: is_string.then(|| Span { open, close: r.pos() }) })
     }
-
-    pub(crate) fn as_deref(&self) -> Option<&str> {
-        self.text.as_deref()
-    }
 }
 
 /// The template: the last event kept, as [`Shape`], and its action.

@@ -326,7 +326,7 @@ impl AnthropicStream {
     fn text_delta(&mut self, index: u64, kind: TextDelta, text: Cow<'_, str>, b: &mut MessageBuilder) -> Result<()> {
         match kind {
             TextDelta::Text => b.text_taking(0, text),
-            TextDelta::Thinking => b.reasoning(0, &text),
+            TextDelta::Thinking => b.reasoning_taking(0, text),
             TextDelta::InputJson => match self.open_at.get(&index).map(|&at| &mut self.open[at].1) {
                 Some(Open::Tool(at)) => b.tool_arguments_taking(0, *at, text),
                 Some(Open::ServerTool { input, .. }) => {

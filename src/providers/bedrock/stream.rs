@@ -224,11 +224,11 @@ impl ConverseStream {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn delta(&mut self, index: u64, delta: Delta<'_>, b: &mut MessageBuilder) -> Result<()> {
         self.enter(index, b);
-        if let Some(text) = delta.text.as_deref() {
-            b.text(0, text)?;
+        if let Some(text) = delta.text.0 {
+            b.text_taking(0, text)?;
         }
-        if let Some(text) = delta.reasoning.as_deref() {
-            b.reasoning(0, text)?;
+        if let Some(text) = delta.reasoning.0 {
+            b.reasoning_taking(0, text)?;
         }
         if let Some(signature) = delta.signature.as_deref() {
             b.reasoning_signature(0, signature)?;

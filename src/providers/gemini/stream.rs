@@ -443,7 +443,7 @@ impl GeminiStream {
         let signature = part.signature.as_deref().unwrap_or("");
         match part.data {
             PartData::Text(text) if part.thought => {
-                b.reasoning(choice, &text)?;
+                b.reasoning_taking(choice, text)?;
                 b.reasoning_signature(choice, signature)
             }
             PartData::Text(text) => {
@@ -451,7 +451,7 @@ impl GeminiStream {
                 if !signature.is_empty() && !text.is_empty() {
                     b.break_block(choice);
                 }
-                b.text(choice, &text)?;
+                b.text_taking(choice, text)?;
                 b.text_signature(choice, signature)
             }
             PartData::None => b.text_signature(choice, signature),
@@ -505,7 +505,7 @@ impl GeminiStream {
         }
         // Whole: its `args` with their key order and number spelling kept, or none (`{}`).
         let arguments = call.args.map_or_else(|| "{}".to_owned(), minify);
-        b.tool_arguments(choice, call_at, &arguments)?;
+        b.tool_arguments_taking(choice, call_at, Cow::Owned(arguments))?;
         b.end_tool_call(choice, call_at);
         Ok(())
     }

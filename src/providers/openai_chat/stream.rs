@@ -468,7 +468,7 @@ impl ChatStream {
         if let Some((call, text)) = self.template.fill(data) {
             match call {
                 OnlyText::Content(index) => b.tagged_content_taking(index, text)?,
-                OnlyText::Reasoning(index) => b.reasoning(index, &text)?,
+                OnlyText::Reasoning(index) => b.reasoning_taking(index, text)?,
                 // The one entry of its list: whatever call it finds was made before it.
                 OnlyText::Arguments(index, call) => {
                     b.chat_tool_call(index, usize::MAX, call, None, None, Some(text))?
@@ -526,18 +526,19 @@ impl ChatStream {
 }
 
 #[cfg_attr(llw_speed, optimize(speed))]
-pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) -> Result<()> {
+pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, mut delta: Delta<'_>) -> Result<()> {
     // Gateways restate the details' text in `reasoning`: it counts only when they carry none.
     let details_text = delta
         .reasoning_details
         .iter()
         .any(|d| [&d.text, &d.summary].iter().any(|t| t.as_deref().is_some_and(|t| !t.is_empty())));
     // The first of the three names present, in the order the streaming parser seed reads them.
-    let reasoning =
-        [&delta.reasoning_content, &delta.reasoning, &delta.thinking].into_iter().find_map(Marked::as_deref);
+    let reasoning = [&mut delta.reasoning_content, &mut delta.reasoning, &mut delta.thinking]
+        .into_iter()
+        .find_map(|marked| marked.text.0.take());
     if let Some(reasoning) = reasoning {
         if !details_text {
-            b.reasoning(index, reasoning)?;
+            b.reasoning_taking(index, reasoning)?;
         }
     }
     for (position, detail) in delta.reasoning_details.iter().enumerate() {
@@ -559,9 +560,9 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, delta: Delta<'_>) 
         Content::Parts(parts) => {
             for (thinking, text) in parts {
                 if thinking {
-                    b.reasoning(index, &text)?;
+                    b.reasoning_taking(index, text)?;
                 } else {
-                    b.tagged_content(index, &text)?;
+                    b.tagged_content_taking(index, text)?;
                 }
             }
         }

@@ -203,12 +203,12 @@ pub(crate) struct ResponsesStream {
 impl ResponsesStream {
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn event(&mut self, event: &SseEvent<'_>, b: &mut MessageBuilder) -> Result<Handled> {
-        let e = match Event::read(event.data) {
+        let mut e = match Event::read(event.data) {
             Ok(e) => e,
             Err(err) => return Ok(Handled::NotJson(err.message())),
         };
         match Kind::of(e.kind.as_deref().unwrap_or(event.event)) {
-            Kind::Part { sink, done } => self.part(&e, sink, done, b)?,
+            Kind::Part { sink, done } => self.part(&mut e, sink, done, b)?,
             Kind::Arguments { done } => {
                 if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
                     if done {
@@ -261,7 +261,7 @@ impl ResponsesStream {
     }
 
     /// A part's text: every delta, and a done event's text when no delta of its part gave it.
-    fn part(&mut self, e: &Event<'_>, sink: Sink, done: bool, b: &mut MessageBuilder) -> Result<()> {
+    fn part(&mut self, e: &mut Event<'_>, sink: Sink, done: bool, b: &mut MessageBuilder) -> Result<()> {
         let part = match sink {
             Sink::Text | Sink::Refusal => e.content_index,
             Sink::Summary | Sink::ReasoningText => e.summary_index.or(e.content_index),
@@ -271,16 +271,17 @@ impl ResponsesStream {
         if done && !fresh {
             return Ok(());
         }
+        // Taken, not copied: a long decoded one becomes the block's text as it is.
         let text = match (done, sink) {
-            (false, _) => &e.delta,
-            (true, Sink::Refusal) => &e.refusal,
-            (true, _) => &e.text,
+            (false, _) => &mut e.delta,
+            (true, Sink::Refusal) => &mut e.refusal,
+            (true, _) => &mut e.text,
         };
-        let text = text.as_deref().unwrap_or("");
+        let text = text.0.take().unwrap_or_default();
         match sink {
-            Sink::Text => b.text(0, text),
-            Sink::Refusal => b.refusal(0, text),
-            Sink::Summary | Sink::ReasoningText => b.reasoning(0, text),
+            Sink::Text => b.text_taking(0, text),
+            Sink::Refusal => b.refusal(0, &text),
+            Sink::Summary | Sink::ReasoningText => b.reasoning_taking(0, text),
         }
     }
 
