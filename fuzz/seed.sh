@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora from the test fixtures (idempotent; run from anywhere).
 #   sse, accumulator    every tests/fixtures/**/*.sse, behind the stream header of
-#                       fuzz/src/lib.rs (config byte, four limit bytes, 0 split points)
+#                       fuzz/src/lib.rs (config byte, four limit bytes, 0 split points);
+#                       the accumulator also gets every Bedrock *.eventstream, each Gemini
+#                       and Vertex stream as the JSON array Gemini sends without alt=sse, and
+#                       each stream once more with live partial JSON and an agent's outputs
 #   process             every tests/fixtures/**/*.json response body (not the *.expect.json)
 #                       and the response of every process vector
 #   build_chat_args     every toRequest vector of tests/conformance/prompty-vectors.json as
-#                       {"agent", "messages"}, (options {stream: true})
+#                       {"agent", "messages"}, (options {stream: true}), as it is and with the
+#                       provider google, vertex and bedrock
 #   openapi             a few hand-made OpenAPI documents: parameters in every place, $refs
 #                       (shared, chained, cyclic, fanning out), JSON and other request bodies
 #   structured_output   the text of the structured-output fixtures and a few hand-made cases
@@ -27,19 +31,33 @@ header() {
 while IFS= read -r -d '' f; do
   name=$(echo "${f#tests/fixtures/}" | tr '/' '_')
   dir=$(echo "${f#tests/fixtures/}" | cut -d/ -f1)
+  # The accumulator target's format numbers (fuzz/fuzz_targets/accumulator.rs).
   case "$dir" in
     anthropic) fmt=2 ;;
     openai-responses) fmt=3 ;;
+    bedrock) fmt=4 ;;
+    gemini | vertex) fmt=5 ;;
     *) fmt=1 ;;
   esac
-  header 0 "0 0 0 0" "$f" "$C/sse/$name"                              # default limits
-  header 0 "255 0 0 0" "$f" "$C/sse/$name.small"                      # maxEventBytes 4080
-  header 0 "64 96 0 0" "$f" "$C/sse/$name.tiny"                       # event 1024, buffered 1536
+  if [[ "$f" == *.sse ]]; then
+    header 0 "0 0 0 0" "$f" "$C/sse/$name"                            # default limits
+    header 0 "255 0 0 0" "$f" "$C/sse/$name.small"                    # maxEventBytes 4080
+    header 0 "64 96 0 0" "$f" "$C/sse/$name.tiny"                     # event 1024, buffered 1536
+  fi
   header 0 "0 0 0 0" "$f" "$C/accumulator/$name.auto"                 # auto, default limits
   header "$fmt" "0 0 0 0" "$f" "$C/accumulator/$name.fmt"             # its own format
   header "$fmt" "0 0 16 32" "$f" "$C/accumulator/$name.small-args"    # arguments 64, message 512
   header "$fmt" "64 96 64 128" "$f" "$C/accumulator/$name.tiny"       # every limit small
-done < <(find tests/fixtures -name '*.sse' -print0)
+  header $((fmt + 24)) "0 0 0 0" "$f" "$C/accumulator/$name.partial"  # live partial JSON, outputs
+  if [ "$fmt" = 5 ]; then
+    # The same chunks as one JSON array, `[{…}\r\n,{…}]`, as Gemini streams without alt=sse.
+    array="$(mktemp)"
+    python3 -c 'import sys; d = [l[6:] for l in open(sys.argv[1], newline="").read().splitlines() if l.startswith("data: ")]; sys.stdout.write("[" + "\r\n,".join(d) + "]")' "$f" > "$array"
+    header 0 "0 0 0 0" "$array" "$C/accumulator/$name.array.auto"
+    header 5 "0 0 16 32" "$array" "$C/accumulator/$name.array.small-args"
+    rm -f "$array"
+  fi
+done < <(find tests/fixtures \( -name '*.sse' -o -name '*.eventstream' \) -print0)
 
 while IFS= read -r -d '' f; do
   cp "$f" "$C/process/$(echo "${f#tests/fixtures/}" | tr '/' '_')"
@@ -59,6 +77,12 @@ for v in vectors:
         agent["model"] = {k: v for k, v in agent["model"].items() if v is not None}
         seed = {"agent": agent, "messages": inp.get("messages", []), "options": {"stream": True}}
         (corpus / "build_chat_args" / f"vector-{vec['name']}.json").write_text(json.dumps(seed))
+        # The same agent and messages for the providers the vectors do not cover.
+        for provider in ("google", "vertex", "bedrock"):
+            other = json.loads(json.dumps(seed))
+            other["agent"]["model"]["provider"] = provider
+            other["agent"]["model"].pop("apiType", None)
+            (corpus / "build_chat_args" / f"vector-{vec['name']}-{provider}.json").write_text(json.dumps(other))
     elif v["operation"] == "process" and isinstance(inp.get("response"), dict):
         (corpus / "process" / f"vector-{vec['name']}.json").write_text(json.dumps(inp["response"]))
 # Structured output: model texts, damaged the usual ways.

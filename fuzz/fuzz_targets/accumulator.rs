@@ -5,9 +5,10 @@
 #![no_main]
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use llm_wire::{Accumulator, AccumulatorOptions, ErrorCode, FinalMessage, Format, Limits, StreamEvent};
+use llm_wire::{Accumulator, AccumulatorOptions, Agent, ErrorCode, FinalMessage, Format, Limits, Property, StreamEvent};
 use llm_wire_fuzz::StreamInput;
 
 struct Run {
@@ -16,13 +17,36 @@ struct Run {
     limit: bool,
 }
 
-fn format(config: u8) -> Format {
-    match config & 3 {
-        0 => Format::Auto,
+/// The configuration byte: the format in its low three bits, live partial JSON in bit 3, and the
+/// agent's `outputs` (read live as the structured answer) in bit 4.
+fn options(config: u8, limits: Limits) -> AccumulatorOptions {
+    let format = match config & 7 {
         1 => Format::OpenAiChat,
         2 => Format::Anthropic,
-        _ => Format::OpenAiResponses,
-    }
+        3 => Format::OpenAiResponses,
+        4 => Format::Bedrock,
+        5 | 7 => Format::Gemini,
+        _ => Format::Auto,
+    };
+    let outputs = if config & 0x10 != 0 { outputs().to_vec() } else { Vec::new() };
+    AccumulatorOptions { format, limits, provider: None, partial_json: config & 0x08 != 0, outputs }
+}
+
+/// A structured answer with a string, a number, an enum and an array of objects.
+fn outputs() -> &'static [Property] {
+    static OUTPUTS: OnceLock<Vec<Property>> = OnceLock::new();
+    OUTPUTS.get_or_init(|| {
+        let agent = serde_json::json!({
+            "model": {"id": "m"},
+            "outputs": [
+                {"name": "city", "kind": "string", "required": true},
+                {"name": "temp", "kind": "float"},
+                {"name": "unit", "kind": "string", "enumValues": ["c", "f"]},
+                {"name": "items", "kind": "array", "items": {"kind": "object", "properties": [{"name": "name", "kind": "string"}]}}
+            ]
+        });
+        Agent::from_json(&agent.into()).expect("a fixed agent reads").outputs
+    })
 }
 
 fn run(options: &AccumulatorOptions, chunks: &[&[u8]]) -> Run {
@@ -51,7 +75,13 @@ fn run(options: &AccumulatorOptions, chunks: &[&[u8]]) -> Run {
     assert!(acc.flush().is_empty(), "a second flush gives nothing");
     let refused = acc.push(b"data: {}\n\n").expect_err("push after flush is refused");
     match &failed {
-        None => assert!(matches!(refused.code, ErrorCode::Finished | ErrorCode::LimitExceeded), "{refused:?}"),
+        // Finished, or the error that stopped the stream (an exceeded limit, a broken Bedrock
+        // frame), reported by an event.
+        None => assert!(
+            refused.code == ErrorCode::Finished
+                || events.iter().any(|ev| matches!(ev, StreamEvent::Error { error } if error.code.as_deref() == Some(refused.code.as_str()))),
+            "{refused:?}"
+        ),
         Some(first) => assert_eq!(refused.code, first.code),
     }
     let message = acc.finish();
@@ -103,7 +133,7 @@ fn check_text(events: &[StreamEvent], message: &FinalMessage) {
 
 fuzz_target!(|input: &[u8]| {
     let Some(input) = StreamInput::parse(input) else { return };
-    let options = AccumulatorOptions { format: format(input.config), limits: input.limits(), provider: None };
+    let options = options(input.config, input.limits());
     let whole = run(&options, &[input.data]);
     let split = run(&options, &input.chunks());
     if whole.limit || split.limit {

@@ -25,6 +25,10 @@ fn agents() -> &'static [Agent] {
             ("anthropic", "chat"),
             ("azure", "chat"),
             ("ollama", "chat"),
+            ("bedrock", "chat"),
+            ("google", "chat"),
+            ("vertex", "chat"),
+            ("gemini", "embedding"),
         ] {
             for with_outputs in [false, true] {
                 let mut agent = json!({"model": {"id": "m", "provider": provider, "apiType": api_type}});
