@@ -16,6 +16,8 @@ use crate::Limits;
 const PRELUDE_LEN: usize = 12;
 /// The prelude and the message CRC around empty headers and payload.
 const MIN_MESSAGE_LEN: usize = PRELUDE_LEN + 4;
+/// The largest message buffer kept from one message for the next.
+const KEPT_BUFFER: usize = 64 * 1024;
 
 /// What a message is, from its `:message-type` header, with the header that names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,6 +117,13 @@ impl EventStreamDecoder {
             // Held: the prelude is gathered first, then the message it announces.
             let want = if self.total == 0 { PRELUDE_LEN } else { self.total };
             let take = (want - self.held.len()).min(chunk.len());
+            if self.held.len() + take > self.held.capacity() {
+                // Doubled as the bytes arrive (room for what a prelude announces is not taken
+                // before its bytes come), but never past the message: a buffer grown freely
+                // would hold up to twice it.
+                let room = (self.held.capacity() * 2).max(self.held.len() + take).min(want);
+                self.held.reserve_exact(room - self.held.len());
+            }
             self.held.extend_from_slice(&chunk[..take]);
             chunk = &chunk[take..];
             if self.held.len() < want {
@@ -125,8 +134,12 @@ impl EventStreamDecoder {
             } else {
                 let message = std::mem::take(&mut self.held);
                 let outcome = self.message(&message, on_message);
-                self.held = message;
-                self.held.clear();
+                // A small buffer serves the next message; a large one is not held for the rest
+                // of the stream.
+                if message.capacity() <= KEPT_BUFFER {
+                    self.held = message;
+                    self.held.clear();
+                }
                 self.total = 0;
                 outcome?;
             }

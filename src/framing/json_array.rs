@@ -6,6 +6,7 @@
 //! validated as JSON (the format decoder parses them); only the array around them is: an
 //! optional BOM and white space, `[`, elements separated by `,`, `]`, white space.
 
+use super::gathered::Gathered;
 use super::{at_byte, check_size, malformed, Ended};
 use crate::error::{Error, Result};
 use crate::Limits;
@@ -39,14 +40,15 @@ enum State {
 /// [`JsonArrayDecoder::finish`].
 ///
 /// An element whole in one chunk is passed borrowed from the chunk; one that spans chunks is
-/// gathered in one buffer (each byte copied once) and passed from there. A malformed array, an
+/// gathered (each byte copied once, a long one joined once at its end: [`Gathered`]) and passed
+/// from there. A malformed array, an
 /// element over `max_event_bytes` or more than `max_buffered_bytes` held is an error, after
 /// which every call returns that error again.
 #[derive(Debug)]
 pub struct JsonArrayDecoder {
     state: State,
     /// The start of the element in progress, from earlier chunks.
-    held: Vec<u8>,
+    held: Gathered,
     /// Bytes consumed before the current chunk, for error positions.
     offset: u64,
     limits: Limits,
@@ -57,7 +59,7 @@ impl JsonArrayDecoder {
     pub fn new(limits: &Limits) -> Self {
         JsonArrayDecoder {
             state: State::Start(0),
-            held: Vec::new(),
+            held: Gathered::new(limits.max_event_bytes),
             offset: 0,
             limits: *limits,
             ended: Ended::default(),
@@ -99,7 +101,7 @@ impl JsonArrayDecoder {
     /// Records an error, releasing what was held.
     fn fail_on(&mut self, outcome: Result<()>) -> Result<()> {
         if outcome.is_err() {
-            self.held = Vec::new();
+            self.held.release();
         }
         self.ended.record(outcome)
     }
@@ -188,7 +190,7 @@ impl JsonArrayDecoder {
         if matches!(self.state, State::Nested { .. } | State::String { .. } | State::Scalar) {
             let part = &chunk[start..];
             self.check_size(self.held.len() + part.len())?;
-            self.held.extend_from_slice(part);
+            self.held.push(part);
         }
         Ok(())
     }
@@ -204,9 +206,9 @@ impl JsonArrayDecoder {
             return on_element(&chunk[start..end]);
         }
         self.check_size(self.held.len() + end)?;
-        self.held.extend_from_slice(&chunk[..end]);
-        let outcome = on_element(&self.held);
-        self.held.clear();
+        let element = self.held.take_with(&chunk[..end]);
+        let outcome = on_element(&element);
+        self.held.reuse(element);
         outcome
     }
 

@@ -13,6 +13,7 @@
 
 mod crc32;
 pub mod event_stream;
+pub(crate) mod gathered;
 pub mod json_array;
 #[cfg(test)]
 mod tests;

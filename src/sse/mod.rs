@@ -11,12 +11,11 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::framing::gathered::Gathered;
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 const BOM_DONE: u8 = u8::MAX;
-/// A partial line this long is kept in parts rather than grown (see `SseDecoder::long`).
-const LONG_PART: usize = 64 * 1024;
 
 /// One dispatched event. `data` is the `data:` lines joined with `\n`; `event` is the `event:`
 /// field, or `"message"` when the event had none. Both borrow the decoder's buffers.
@@ -33,14 +32,9 @@ pub struct SseEvent<'a> {
 /// servers that close without a final blank line still mean it).
 #[derive(Debug, Default)]
 pub struct SseDecoder {
-    /// A line whose terminator has not arrived yet (its last part, when it is very long).
-    partial: Vec<u8>,
-    /// The earlier parts of a very long partial line, joined once into a buffer of the line's
-    /// size when it ends: one buffer grown by doubling would leave each old copy behind as a
-    /// hole in wasm memory, which never shrinks.
-    long: Vec<Vec<u8>>,
-    /// The bytes in `long`.
-    long_len: usize,
+    /// A line whose terminator has not arrived yet: kept in parts once long, and joined once
+    /// into a buffer of the line's size when it ends.
+    partial: Gathered,
     state: EventState,
     after_cr: bool,
     bom: u8,
@@ -60,6 +54,7 @@ struct EventState {
 impl SseDecoder {
     pub fn new(limits: &Limits) -> Self {
         SseDecoder {
+            partial: Gathered::new(limits.max_event_bytes),
             max_event_bytes: limits.max_event_bytes,
             max_buffered_bytes: limits.max_buffered_bytes,
             ..SseDecoder::default()
@@ -111,9 +106,9 @@ impl SseDecoder {
                     None => self.state.line(line, self.max_event_bytes, on_event)?,
                 }
             } else {
-                self.check_line(self.partial_len() + line.len())?;
-                let mut joined = self.take_partial(line);
-                self.partial = match self.state.first_data(&joined) {
+                self.check_line(self.partial.len() + line.len())?;
+                let mut joined = self.partial.take_with(line);
+                let spare = match self.state.first_data(&joined) {
                     // A large event arrives in pieces as one long data line: it becomes the
                     // event's data in place instead of being copied there, without the room
                     // the line grew for, as the event is read while the message copies it.
@@ -128,9 +123,10 @@ impl SseDecoder {
                     None => {
                         let outcome = self.state.line(&joined, self.max_event_bytes, on_event);
                         outcome?;
-                        emptied(joined)
+                        joined
                     }
                 };
+                self.partial.reuse(spare);
             }
             chunk = after_line_end(rest, &mut self.after_cr);
         }
@@ -138,44 +134,10 @@ impl SseDecoder {
             self.state.keep(data);
         }
         if !chunk.is_empty() {
-            self.check_line(self.partial_len() + chunk.len())?;
-            if self.partial.len() >= LONG_PART && self.partial.len() + chunk.len() > self.partial.capacity() {
-                if self.long.is_empty() {
-                    // Room for the parts of the longest line, made once: the list growing between
-                    // the parts would split the space they leave into pieces too small to reuse.
-                    self.long.reserve((self.max_event_bytes / LONG_PART).clamp(1, 1024));
-                }
-                self.long_len += self.partial.len();
-                self.long.push(std::mem::take(&mut self.partial));
-            }
-            self.partial.extend_from_slice(chunk);
+            self.check_line(self.partial.len() + chunk.len())?;
+            self.partial.push(chunk);
         }
         Ok(())
-    }
-
-    /// The bytes of the partial line.
-    fn partial_len(&self) -> usize {
-        self.long_len + self.partial.len()
-    }
-
-    /// The partial line joined with `line`, its end, in one buffer; the partial line is then empty.
-    fn take_partial(&mut self, line: &[u8]) -> Vec<u8> {
-        let mut joined = if self.long.is_empty() {
-            std::mem::take(&mut self.partial)
-        } else {
-            let mut joined = Vec::with_capacity(self.partial_len() + line.len());
-            // The list goes too: the parts and the list between them leave one free space, as
-            // large as the line, for what reading the line allocates next.
-            for part in std::mem::take(&mut self.long) {
-                joined.extend_from_slice(&part);
-            }
-            joined.extend_from_slice(&self.partial);
-            self.partial = Vec::new();
-            self.long_len = 0;
-            joined
-        };
-        joined.extend_from_slice(line);
-        joined
     }
 
     /// Ends the input: an unterminated last line is taken as a line, and a pending event is
@@ -186,11 +148,11 @@ impl SseDecoder {
     {
         if self.bom != BOM_DONE && self.bom > 0 {
             // The stream ended inside what looked like a BOM: those bytes were content.
-            self.partial.extend_from_slice(&BOM[..self.bom as usize]);
+            self.partial.push(&BOM[..self.bom as usize]);
         }
         self.bom = BOM_DONE;
         if !self.partial.is_empty() {
-            let line = self.take_partial(b"");
+            let line = self.partial.take_with(b"");
             self.state.line(&line, self.max_event_bytes, on_event)?;
         }
         self.state.dispatch(on_event)
@@ -207,7 +169,7 @@ impl SseDecoder {
                 }
                 Some(_) => {
                     // Not a BOM after all: the bytes matched so far belong to the first line.
-                    self.partial.extend_from_slice(&BOM[..self.bom as usize]);
+                    self.partial.push(&BOM[..self.bom as usize]);
                     break;
                 }
             }

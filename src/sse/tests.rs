@@ -2,6 +2,7 @@
 //! input as written, cut at every single point, and fed one byte at a time.
 
 use super::*;
+use crate::framing::gathered::PART as LONG_PART;
 
 type Expected = &'static [(&'static str, &'static str, &'static str)];
 
@@ -208,7 +209,7 @@ fn a_large_event_sent_in_pieces_arrives_whole_and_its_buffer_is_let_go() {
     assert!(held <= 64 * 1024, "{held} bytes held after the large event");
 }
 
-/// A line longer than [`LONG_PART`] is kept in parts until it ends: every way of cutting it
+/// A line longer than `LONG_PART` is kept in parts until it ends: every way of cutting it
 /// gives the events the whole input gives, whatever field the line is and also when the stream
 /// ends inside it.
 #[test]
@@ -247,5 +248,5 @@ fn a_long_line_in_parts_is_refused_past_max_buffered_bytes() {
     decoder.feed(b"data: ", &mut sink).unwrap();
     let fed = (0..10).take_while(|_| decoder.feed(&piece, &mut sink).is_ok()).count();
     assert_eq!(fed, 4, "the fifth part would pass the limit");
-    assert!(decoder.partial_len() <= 5 * LONG_PART);
+    assert!(decoder.partial.len() <= 5 * LONG_PART);
 }
