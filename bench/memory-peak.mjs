@@ -4,7 +4,8 @@
 // the input, the growth of wasm memory over the fresh instance, and that growth over the input.
 //
 // Cases: one SSE event carrying 1 MB or 10 MB of text or of tool arguments (pushed in 64 KiB
-// chunks as a fetch reader hands them, and as one chunk, and as one string); a sequence of
+// chunks as a fetch reader hands them, and as one chunk, and as one string); one event of 10 MB
+// of text, reasoning or arguments in every other format and framing; a sequence of
 // streams of growing sizes in one instance; and the "ratchet": rounds of tool calls whose
 // arguments total the same bytes, at a new power-of-two length each round.
 import { execFileSync } from "node:child_process";
@@ -70,6 +71,122 @@ function toolCallsStream(count, size) {
   return parts.join("") + sse(chatChunk({}, "tool_calls")) + "data: [DONE]\n\n";
 }
 
+// ---- one large event in the other formats: each returns the stream, the options and the
+// value the final message must hold ---------------------------------------------------------
+const named = (event, object) => `event: ${event}\n${sse(object)}`;
+const anthropicStream = (blockStart, delta) =>
+  named("message_start", { type: "message_start", message: { id: "m", model: "c", role: "assistant", content: [], usage: { input_tokens: 1, output_tokens: 1 } } }) +
+  named("content_block_start", { type: "content_block_start", index: 0, content_block: blockStart }) +
+  named("content_block_delta", { type: "content_block_delta", index: 0, delta }) +
+  named("content_block_stop", { type: "content_block_stop", index: 0 }) +
+  named("message_stop", { type: "message_stop" });
+const geminiChunk = (parts, finishReason) => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason ? { finishReason } : {}) }] });
+
+/** The CRC-32 (IEEE) AWS's event stream checks each prelude and message with. */
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** One AWS event-stream message: an `event` of `type` whose payload is `object` as JSON. */
+function eventMessage(type, object) {
+  const headers = [];
+  for (const [name, value] of [[":event-type", type], [":content-type", "application/json"], [":message-type", "event"]]) {
+    const n = enc.encode(name), v = enc.encode(value);
+    headers.push(Uint8Array.of(n.length), n, Uint8Array.of(7, v.length >> 8, v.length & 0xff), v);
+  }
+  const head = concat(headers), payload = enc.encode(JSON.stringify(object));
+  const message = new Uint8Array(12 + head.length + payload.length + 4);
+  const view = new DataView(message.buffer);
+  view.setUint32(0, message.length);
+  view.setUint32(4, head.length);
+  view.setUint32(8, crc32(message.subarray(0, 8)));
+  message.set(head, 12);
+  message.set(payload, 12 + head.length);
+  view.setUint32(message.length - 4, crc32(message.subarray(0, message.length - 4)));
+  return message;
+}
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+const FORMAT_EVENTS = {
+  "Chat reasoning": (text) => ({
+    body: sse(chatChunk({ reasoning_content: text })) + sse(chatChunk({}, "stop")) + "data: [DONE]\n\n",
+    check: (m) => m.reasoning === text,
+  }),
+  "Anthropic text": (text) => ({
+    body: anthropicStream({ type: "text", text: "" }, { type: "text_delta", text }),
+    check: (m) => m.text === text,
+  }),
+  "Anthropic thinking": (text) => ({
+    body: anthropicStream({ type: "thinking", thinking: "" }, { type: "thinking_delta", thinking: text }),
+    check: (m) => m.reasoning === text,
+  }),
+  "Anthropic tool input": (text) => {
+    const input = JSON.stringify({ q: text });
+    return {
+      body: anthropicStream({ type: "tool_use", id: "t", name: "f", input: {} }, { type: "input_json_delta", partial_json: input }),
+      options: BIG_ARGUMENTS,
+      check: (m) => m.toolCalls[0].arguments === input,
+    };
+  },
+  "Responses text delta": (text) => ({
+    body: sse({ type: "response.created", response: { id: "r", model: "m", output: [] } }) +
+      sse({ type: "response.output_item.added", output_index: 0, item: { type: "message", id: "msg", role: "assistant", content: [] } }) +
+      sse({ type: "response.output_text.delta", item_id: "msg", output_index: 0, content_index: 0, delta: text }) +
+      sse({ type: "response.completed", response: { id: "r", model: "m", status: "completed", output: [] } }),
+    check: (m) => m.text === text,
+  }),
+  "Responses text, repeated when done": (text) => {
+    const item = { type: "message", id: "msg", role: "assistant", content: [{ type: "output_text", text }] };
+    return {
+      body: sse({ type: "response.created", response: { id: "r", model: "m", output: [] } }) +
+        sse({ type: "response.output_item.added", output_index: 0, item: { ...item, content: [] } }) +
+        sse({ type: "response.output_text.delta", item_id: "msg", output_index: 0, content_index: 0, delta: text }) +
+        sse({ type: "response.output_item.done", output_index: 0, item }) +
+        sse({ type: "response.completed", response: { id: "r", model: "m", status: "completed", output: [item] } }),
+      check: (m) => m.text === text,
+    };
+  },
+  "Gemini text": (text) => ({
+    body: sse(geminiChunk([{ text }])) + sse(geminiChunk([{ text: "" }], "STOP")),
+    check: (m) => m.text === text,
+  }),
+  "Gemini text, JSON array": (text) => ({
+    body: `[${JSON.stringify(geminiChunk([{ text }]))}\r\n,${JSON.stringify(geminiChunk([{ text: "" }], "STOP"))}]`,
+    check: (m) => m.text === text,
+  }),
+  "Gemini thought": (text) => ({
+    body: sse(geminiChunk([{ text, thought: true }])) + sse(geminiChunk([{ text: "." }], "STOP")),
+    check: (m) => m.reasoning === text,
+  }),
+  "Gemini function call": (text) => ({
+    body: sse(geminiChunk([{ functionCall: { name: "f", args: { q: text } } }], "STOP")),
+    options: BIG_ARGUMENTS,
+    check: (m) => JSON.parse(m.toolCalls[0].arguments).q === text,
+  }),
+  "Bedrock text": (text) => ({
+    body: concat([
+      eventMessage("messageStart", { role: "assistant" }),
+      eventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text } }),
+      eventMessage("contentBlockStop", { contentBlockIndex: 0 }),
+      eventMessage("messageStop", { stopReason: "end_turn" }),
+      eventMessage("metadata", { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }),
+    ]),
+    check: (m) => m.text === text,
+  }),
+};
+
 function* chunksOf(bytes, size) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
@@ -80,7 +197,7 @@ function run(wire, body, how, options = {}) {
   try {
     if (how === "string") acc.push(body);
     else {
-      const bytes = enc.encode(body);
+      const bytes = typeof body === "string" ? enc.encode(body) : body;
       for (const chunk of how === "whole" ? [bytes] : chunksOf(bytes, CHUNK)) acc.push(chunk);
     }
     return acc.finish();
@@ -103,6 +220,16 @@ for (const mb of [1, 10]) {
     CASES[`arguments event ${mb} MB (${how})`] = (wire) => {
       const { text, body } = oneArgumentsEvent(mb * 1e6);
       if (run(wire, body, how, BIG_ARGUMENTS).toolCalls[0].arguments !== text) throw new Error("wrong arguments");
+      return Buffer.byteLength(text);
+    };
+  }
+}
+for (const [name, make] of Object.entries(FORMAT_EVENTS)) {
+  for (const how of ["64KiB", "whole"]) {
+    CASES[`${name} event 10 MB (${how})`] = (wire) => {
+      const text = textOf(10e6);
+      const { body, options, check } = make(text);
+      if (!check(run(wire, body, how, options))) throw new Error("wrong message");
       return Buffer.byteLength(text);
     };
   }
