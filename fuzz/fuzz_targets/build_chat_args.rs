@@ -27,6 +27,14 @@ fn exercise(agent: &Value, messages: &Value, options: &Value) {
             api_key: Some("k".into()),
             stream: true,
             headers: vec![("X-Extra".into(), "1".into()), ("content-type".into(), "text/plain".into())],
+            ..RequestOptions::default()
+        },
+        // What Bedrock (its region) and Vertex AI (its project and location) address.
+        RequestOptions {
+            region: Some("eu-west-3".into()),
+            project: Some("a-project".into()),
+            stream: true,
+            ..RequestOptions::default()
         },
     ];
     if let Ok(options) = RequestOptions::from_json(options) {
