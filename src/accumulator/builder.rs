@@ -1107,7 +1107,11 @@ impl MessageBuilder {
     /// appeared; only those with something to end are visited, so repeating it is cheap.
     pub(crate) fn end_all_choices(&mut self) -> Result<()> {
         let mut listed = std::mem::take(&mut self.to_end);
-        listed.sort_unstable();
+        // Choices are mostly listed as they appear: the size-minded sort (a heapsort) would
+        // still cost n log n on a list already in order.
+        if !listed.windows(2).all(|pair| pair[0] < pair[1]) {
+            listed.sort_unstable();
+        }
         for (i, &at) in listed.iter().enumerate() {
             if let Err(err) = self.end_choice(at) {
                 self.to_end.extend_from_slice(&listed[i..]);
@@ -1123,16 +1127,24 @@ impl MessageBuilder {
         let error = self.error.take();
         let complete = self.done && error.is_none();
         let mut choices = std::mem::take(&mut self.choices);
+        let mut order = self.index_order();
         if choices.is_empty() {
             choices.push(ChoiceState::default());
+            order.push(0);
         }
-        choices.sort_by_key(|c| c.index);
         let several = choices.len() > 1;
-        let mut first = self.choice_message(&mut choices[0], &error, complete, !several);
+        let mut first = self.choice_message(&mut choices[order[0]], &error, complete, !several);
         if several {
-            first.choices = Some(choices.iter_mut().map(|c| self.choice_message(c, &error, complete, true)).collect());
+            let messages = order.iter().map(|&at| self.choice_message(&mut choices[at], &error, complete, true));
+            first.choices = Some(messages.collect());
         }
         first
+    }
+
+    /// The positions of the choices in index order, read from `positions` (which is in that
+    /// order) rather than sorting the choices: no sort of large entries, linear however many.
+    fn index_order(&self) -> Vec<usize> {
+        self.positions.values().copied().collect()
     }
 
     /// The message of one choice. The first choice's is built twice when there are several
@@ -1164,8 +1176,7 @@ impl MessageBuilder {
             let calls = c.calls.calls.iter().map(|c| c.call.clone()).collect();
             self.message_of(c, calls, c.blocks.clone(), &self.error, complete)
         };
-        let mut choices: Vec<&ChoiceState> = self.choices.iter().collect();
-        choices.sort_by_key(|c| c.index);
+        let choices: Vec<&ChoiceState> = self.index_order().into_iter().map(|at| &self.choices[at]).collect();
         match choices[..] {
             [] => one(&ChoiceState::default()),
             [only] => one(only),
@@ -1279,6 +1290,40 @@ mod tests {
         let arguments = &message.tool_calls[0].arguments;
         assert_eq!((arguments.as_str(), arguments.as_ptr()), ("{\"q\":1}", arguments_at));
         assert!(message.choices.is_none());
+    }
+
+    /// Ending every choice visits them in the order they appeared, also when they were listed
+    /// for it out of that order; the message and a snapshot list them by index, whatever order
+    /// they appeared in.
+    #[test]
+    fn choices_end_in_the_order_they_appeared_and_the_message_lists_them_by_index() {
+        let mut b = MessageBuilder::new(Limits::default(), None);
+        b.text(2, "two").unwrap();
+        b.reasoning_signature(0, "sig").unwrap();
+        b.begin_tool_call(1, "call_1", "f", Some(0), None).unwrap();
+        b.begin_tool_call(0, "call_0", "g", Some(0), None).unwrap();
+        b.clear_events();
+        b.end_all_choices().unwrap();
+        let ended: Vec<(u32, &str)> = b
+            .events
+            .iter()
+            .map(|event| match event {
+                StreamEvent::TextEnd { choice } => (*choice, "text_end"),
+                StreamEvent::ToolCallEnd { choice, id, .. } => (*choice, id.as_str()),
+                other => panic!("an end event, not {other:?}"),
+            })
+            .collect();
+        assert_eq!(ended, [(2, "text_end"), (0, "call_0"), (1, "call_1")]);
+        let listed = |message: &FinalMessage| -> Vec<(String, String)> {
+            let choices = message.choices.as_deref().unwrap_or_default();
+            let call = |m: &FinalMessage| m.tool_calls.first().map_or(String::new(), |c| c.id.clone());
+            choices.iter().map(|m| (m.text.clone(), call(m))).collect()
+        };
+        let expected = [("", "call_0"), ("", "call_1"), ("two", "")].map(|(t, c)| (t.to_owned(), c.to_owned()));
+        let snapshot = b.snapshot();
+        assert_eq!((listed(&snapshot), snapshot.tool_calls[0].id.as_str()), (expected.to_vec(), "call_0"));
+        let message = b.build();
+        assert_eq!((listed(&message), message.tool_calls[0].id.as_str()), (expected.to_vec(), "call_0"));
     }
 
     /// A long delta is lent from the message and, filled, is the same event a copy gave: small
