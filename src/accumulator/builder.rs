@@ -762,7 +762,9 @@ impl MessageBuilder {
         Ok(())
     }
 
-    /// Opens a tool call and returns its position in the message's tool calls.
+    /// Opens a tool call and returns its position in the message's tool calls. A call with an
+    /// item `key` is not indexed by its id: its decoder finds it by the key, in an index of its
+    /// own that the key's bytes are counted for here.
     pub(crate) fn begin_tool_call(
         &mut self,
         choice: u32,
@@ -777,7 +779,7 @@ impl MessageBuilder {
         self.end_part(at);
         let state = &mut self.choices[at];
         let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
-        let index = state.calls.push(call, provider_index, key);
+        let index = state.calls.push(call, provider_index, key.is_some());
         if self.live.calls && state.live_calls.len() == index {
             state.live_calls.push(Feed::new(&Default::default()));
         }
@@ -792,15 +794,10 @@ impl MessageBuilder {
         Ok(index)
     }
 
-    /// Finds a call by the provider's key or index (for formats that name their items).
+    /// Finds the latest call at the provider's index.
     #[cfg_attr(llw_speed, optimize(speed))]
-    pub(crate) fn find_tool_call(
-        &mut self,
-        choice: u32,
-        key: Option<&str>,
-        provider_index: Option<u64>,
-    ) -> Option<usize> {
-        self.existing(choice)?.calls.find(key, provider_index)
+    pub(crate) fn find_tool_call(&mut self, choice: u32, provider_index: Option<u64>) -> Option<usize> {
+        self.existing(choice)?.calls.find(provider_index?)
     }
 
     /// Appends argument text to call `at`.
@@ -952,7 +949,7 @@ impl MessageBuilder {
             StreamEvent::ReasoningSignature { signature, choice } => self.reasoning_signature(*choice, signature)?,
             StreamEvent::TextEnd { choice } | StreamEvent::ReasoningEnd { choice } => self.break_block(*choice),
             StreamEvent::ToolCallStart { index, id, name, choice } => {
-                if self.find_tool_call(*choice, None, Some((*index).into())).is_none() {
+                if self.find_tool_call(*choice, Some((*index).into())).is_none() {
                     self.begin_tool_call(*choice, id, name, Some((*index).into()), None)?;
                 }
             }
@@ -980,7 +977,7 @@ impl MessageBuilder {
 
     /// The call an applied event's `index` names, opened (without id or name) when it is new.
     fn applied_call(&mut self, choice: u32, index: u32) -> Result<usize> {
-        match self.find_tool_call(choice, None, Some(index.into())) {
+        match self.find_tool_call(choice, Some(index.into())) {
             Some(at) => Ok(at),
             None => self.begin_tool_call(choice, "", "", Some(index.into()), None),
         }
