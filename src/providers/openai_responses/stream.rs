@@ -366,9 +366,12 @@ impl ResponsesStream {
         } {
             return Ok(item);
         }
-        if let Some(&item) = output_index.and_then(|index| self.by_output_index.get(&index)) {
-            return Ok(item);
-        }
+        // One search both finds a known output index and places a new one.
+        let index_entry = match output_index.map(|index| self.by_output_index.entry(index)) {
+            Some(Entry::Occupied(found)) => return Ok(*found.get()),
+            Some(Entry::Vacant(entry)) => Some(entry),
+            None => None,
+        };
         b.keep(ENTRY_BYTES + id.map_or(0, str::len))?;
         let item = self.parts_seen.len();
         self.parts_seen.push(BTreeMap::new());
@@ -388,9 +391,8 @@ impl ResponsesStream {
                 self.named[at].item.get_or_insert(item);
             }
         }
-        if let Some(index) = output_index {
-            // Not there: it was looked up above.
-            self.by_output_index.insert(index, item);
+        if let Some(entry) = index_entry {
+            entry.insert(item);
         }
         Ok(item)
     }
