@@ -6,6 +6,7 @@
 //! split, because the builder only ever sees whole SSE events.
 
 use std::borrow::Cow;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::live::{Fed, Feed, LiveOptions};
@@ -161,15 +162,7 @@ impl MessageBuilder {
     /// the caller must not keep them.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn keep(&mut self, n: usize) -> Result<()> {
-        let kept = self.kept.saturating_add(n);
-        if kept > self.limits.max_message_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                format!("the message is larger than maxMessageBytes ({} bytes)", self.limits.max_message_bytes),
-            ));
-        }
-        self.kept = kept;
-        Ok(())
+        keep_in(&mut self.kept, &self.limits, n)
     }
 
     /// `n` bytes counted by [`Self::keep`] are no longer kept.
@@ -242,21 +235,24 @@ impl MessageBuilder {
     /// The position of choice `index`, which appears now if it had not.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn position_or_new(&mut self, index: u32) -> Result<usize> {
-        match self.position(index) {
-            Some(at) => Ok(at),
-            None => self.new_choice(index),
+        if self.choices.get(self.last).is_some_and(|c| c.index == index) {
+            return Ok(self.last);
         }
-    }
-
-    /// Choice `index` appears (off the hot path: it happens once per choice).
-    fn new_choice(&mut self, index: u32) -> Result<usize> {
-        // Each choice's message repeats what the message shares, once there are several.
+        // What a new choice costs is known before the search, so that one search both finds a
+        // choice and places a new one: each choice's message repeats what the message shares,
+        // once there are several.
         let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
-        self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
-        let at = self.choices.len();
-        self.choices.push(ChoiceState { index, ..ChoiceState::default() });
-        self.positions.insert(u64::from(index), at);
-        self.unfinished += 1;
+        let cost = ENTRY_BYTES + copies * self.shared_bytes();
+        let at = match self.positions.entry(u64::from(index)) {
+            Entry::Occupied(found) => *found.get(),
+            Entry::Vacant(place) => {
+                keep_in(&mut self.kept, &self.limits, cost)?;
+                let at = *place.insert(self.choices.len());
+                self.choices.push(ChoiceState { index, ..ChoiceState::default() });
+                self.unfinished += 1;
+                at
+            }
+        };
         self.last = at;
         Ok(at)
     }
@@ -1234,6 +1230,21 @@ impl MessageBuilder {
             choices: None,
         }
     }
+}
+
+/// Counts `n` more bytes in `kept`, unless that passes `maxMessageBytes` (see
+/// [`MessageBuilder::keep`]).
+#[cfg_attr(llw_speed, optimize(speed))]
+fn keep_in(kept: &mut usize, limits: &Limits, n: usize) -> Result<()> {
+    let more = kept.saturating_add(n);
+    if more > limits.max_message_bytes {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!("the message is larger than maxMessageBytes ({} bytes)", limits.max_message_bytes),
+        ));
+    }
+    *kept = more;
+    Ok(())
 }
 
 /// The text of a block, or the arguments of a call, of `choices` that a [`Lent`] names.
