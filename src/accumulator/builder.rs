@@ -6,6 +6,7 @@
 //! split, because the builder only ever sees whole SSE events.
 
 use std::borrow::Cow;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::live::{Fed, Feed, LiveOptions};
@@ -161,15 +162,7 @@ impl MessageBuilder {
     /// the caller must not keep them.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn keep(&mut self, n: usize) -> Result<()> {
-        let kept = self.kept.saturating_add(n);
-        if kept > self.limits.max_message_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                format!("the message is larger than maxMessageBytes ({} bytes)", self.limits.max_message_bytes),
-            ));
-        }
-        self.kept = kept;
-        Ok(())
+        keep_in(&mut self.kept, &self.limits, n)
     }
 
     /// `n` bytes counted by [`Self::keep`] are no longer kept.
@@ -242,21 +235,24 @@ impl MessageBuilder {
     /// The position of choice `index`, which appears now if it had not.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn position_or_new(&mut self, index: u32) -> Result<usize> {
-        match self.position(index) {
-            Some(at) => Ok(at),
-            None => self.new_choice(index),
+        if self.choices.get(self.last).is_some_and(|c| c.index == index) {
+            return Ok(self.last);
         }
-    }
-
-    /// Choice `index` appears (off the hot path: it happens once per choice).
-    fn new_choice(&mut self, index: u32) -> Result<usize> {
-        // Each choice's message repeats what the message shares, once there are several.
+        // What a new choice costs is known before the search, so that one search both finds a
+        // choice and places a new one: each choice's message repeats what the message shares,
+        // once there are several.
         let copies = Self::messages(self.choices.len() + 1) - self.messages_now();
-        self.keep(ENTRY_BYTES + copies * self.shared_bytes())?;
-        let at = self.choices.len();
-        self.choices.push(ChoiceState { index, ..ChoiceState::default() });
-        self.positions.insert(u64::from(index), at);
-        self.unfinished += 1;
+        let cost = ENTRY_BYTES + copies * self.shared_bytes();
+        let at = match self.positions.entry(u64::from(index)) {
+            Entry::Occupied(found) => *found.get(),
+            Entry::Vacant(place) => {
+                keep_in(&mut self.kept, &self.limits, cost)?;
+                let at = *place.insert(self.choices.len());
+                self.choices.push(ChoiceState { index, ..ChoiceState::default() });
+                self.unfinished += 1;
+                at
+            }
+        };
         self.last = at;
         Ok(at)
     }
@@ -767,7 +763,9 @@ impl MessageBuilder {
         Ok(())
     }
 
-    /// Opens a tool call and returns its position in the message's tool calls.
+    /// Opens a tool call and returns its position in the message's tool calls. A call with an
+    /// item `key` is not indexed by its id: its decoder finds it by the key, in an index of its
+    /// own that the key's bytes are counted for here.
     pub(crate) fn begin_tool_call(
         &mut self,
         choice: u32,
@@ -782,7 +780,7 @@ impl MessageBuilder {
         self.end_part(at);
         let state = &mut self.choices[at];
         let call = ToolCall { id: id.to_owned(), name: name.to_owned(), arguments: String::new() };
-        let index = state.calls.push(call, provider_index, key);
+        let index = state.calls.push(call, provider_index, key.is_some());
         if self.live.calls && state.live_calls.len() == index {
             state.live_calls.push(Feed::new(&Default::default()));
         }
@@ -797,15 +795,10 @@ impl MessageBuilder {
         Ok(index)
     }
 
-    /// Finds a call by the provider's key or index (for formats that name their items).
+    /// Finds the latest call at the provider's index.
     #[cfg_attr(llw_speed, optimize(speed))]
-    pub(crate) fn find_tool_call(
-        &mut self,
-        choice: u32,
-        key: Option<&str>,
-        provider_index: Option<u64>,
-    ) -> Option<usize> {
-        self.existing(choice)?.calls.find(key, provider_index)
+    pub(crate) fn find_tool_call(&mut self, choice: u32, provider_index: Option<u64>) -> Option<usize> {
+        self.existing(choice)?.calls.find(provider_index?)
     }
 
     /// Appends argument text to call `at`.
@@ -957,7 +950,7 @@ impl MessageBuilder {
             StreamEvent::ReasoningSignature { signature, choice } => self.reasoning_signature(*choice, signature)?,
             StreamEvent::TextEnd { choice } | StreamEvent::ReasoningEnd { choice } => self.break_block(*choice),
             StreamEvent::ToolCallStart { index, id, name, choice } => {
-                if self.find_tool_call(*choice, None, Some((*index).into())).is_none() {
+                if self.find_tool_call(*choice, Some((*index).into())).is_none() {
                     self.begin_tool_call(*choice, id, name, Some((*index).into()), None)?;
                 }
             }
@@ -985,7 +978,7 @@ impl MessageBuilder {
 
     /// The call an applied event's `index` names, opened (without id or name) when it is new.
     fn applied_call(&mut self, choice: u32, index: u32) -> Result<usize> {
-        match self.find_tool_call(choice, None, Some(index.into())) {
+        match self.find_tool_call(choice, Some(index.into())) {
             Some(at) => Ok(at),
             None => self.begin_tool_call(choice, "", "", Some(index.into()), None),
         }
@@ -1112,7 +1105,11 @@ impl MessageBuilder {
     /// appeared; only those with something to end are visited, so repeating it is cheap.
     pub(crate) fn end_all_choices(&mut self) -> Result<()> {
         let mut listed = std::mem::take(&mut self.to_end);
-        listed.sort_unstable();
+        // Choices are mostly listed as they appear: the size-minded sort (a heapsort) would
+        // still cost n log n on a list already in order.
+        if !listed.windows(2).all(|pair| pair[0] < pair[1]) {
+            listed.sort_unstable();
+        }
         for (i, &at) in listed.iter().enumerate() {
             if let Err(err) = self.end_choice(at) {
                 self.to_end.extend_from_slice(&listed[i..]);
@@ -1128,16 +1125,24 @@ impl MessageBuilder {
         let error = self.error.take();
         let complete = self.done && error.is_none();
         let mut choices = std::mem::take(&mut self.choices);
+        let mut order = self.index_order();
         if choices.is_empty() {
             choices.push(ChoiceState::default());
+            order.push(0);
         }
-        choices.sort_by_key(|c| c.index);
         let several = choices.len() > 1;
-        let mut first = self.choice_message(&mut choices[0], &error, complete, !several);
+        let mut first = self.choice_message(&mut choices[order[0]], &error, complete, !several);
         if several {
-            first.choices = Some(choices.iter_mut().map(|c| self.choice_message(c, &error, complete, true)).collect());
+            let messages = order.iter().map(|&at| self.choice_message(&mut choices[at], &error, complete, true));
+            first.choices = Some(messages.collect());
         }
         first
+    }
+
+    /// The positions of the choices in index order, read from `positions` (which is in that
+    /// order) rather than sorting the choices: no sort of large entries, linear however many.
+    fn index_order(&self) -> Vec<usize> {
+        self.positions.values().copied().collect()
     }
 
     /// The message of one choice. The first choice's is built twice when there are several
@@ -1169,8 +1174,7 @@ impl MessageBuilder {
             let calls = c.calls.calls.iter().map(|c| c.call.clone()).collect();
             self.message_of(c, calls, c.blocks.clone(), &self.error, complete)
         };
-        let mut choices: Vec<&ChoiceState> = self.choices.iter().collect();
-        choices.sort_by_key(|c| c.index);
+        let choices: Vec<&ChoiceState> = self.index_order().into_iter().map(|at| &self.choices[at]).collect();
         match choices[..] {
             [] => one(&ChoiceState::default()),
             [only] => one(only),
@@ -1233,6 +1237,21 @@ impl MessageBuilder {
     }
 }
 
+/// Counts `n` more bytes in `kept`, unless that passes `maxMessageBytes` (see
+/// [`MessageBuilder::keep`]).
+#[cfg_attr(llw_speed, optimize(speed))]
+fn keep_in(kept: &mut usize, limits: &Limits, n: usize) -> Result<()> {
+    let more = kept.saturating_add(n);
+    if more > limits.max_message_bytes {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!("the message is larger than maxMessageBytes ({} bytes)", limits.max_message_bytes),
+        ));
+    }
+    *kept = more;
+    Ok(())
+}
+
 /// The text of a block, or the arguments of a call, of `choices` that a [`Lent`] names.
 fn source_text(choices: &[ChoiceState], source: Source) -> &str {
     match source {
@@ -1284,6 +1303,40 @@ mod tests {
         let arguments = &message.tool_calls[0].arguments;
         assert_eq!((arguments.as_str(), arguments.as_ptr()), ("{\"q\":1}", arguments_at));
         assert!(message.choices.is_none());
+    }
+
+    /// Ending every choice visits them in the order they appeared, also when they were listed
+    /// for it out of that order; the message and a snapshot list them by index, whatever order
+    /// they appeared in.
+    #[test]
+    fn choices_end_in_the_order_they_appeared_and_the_message_lists_them_by_index() {
+        let mut b = MessageBuilder::new(Limits::default(), None);
+        b.text(2, "two").unwrap();
+        b.reasoning_signature(0, "sig").unwrap();
+        b.begin_tool_call(1, "call_1", "f", Some(0), None).unwrap();
+        b.begin_tool_call(0, "call_0", "g", Some(0), None).unwrap();
+        b.clear_events();
+        b.end_all_choices().unwrap();
+        let ended: Vec<(u32, &str)> = b
+            .events
+            .iter()
+            .map(|event| match event {
+                StreamEvent::TextEnd { choice } => (*choice, "text_end"),
+                StreamEvent::ToolCallEnd { choice, id, .. } => (*choice, id.as_str()),
+                other => panic!("an end event, not {other:?}"),
+            })
+            .collect();
+        assert_eq!(ended, [(2, "text_end"), (0, "call_0"), (1, "call_1")]);
+        let listed = |message: &FinalMessage| -> Vec<(String, String)> {
+            let choices = message.choices.as_deref().unwrap_or_default();
+            let call = |m: &FinalMessage| m.tool_calls.first().map_or(String::new(), |c| c.id.clone());
+            choices.iter().map(|m| (m.text.clone(), call(m))).collect()
+        };
+        let expected = [("", "call_0"), ("", "call_1"), ("two", "")].map(|(t, c)| (t.to_owned(), c.to_owned()));
+        let snapshot = b.snapshot();
+        assert_eq!((listed(&snapshot), snapshot.tool_calls[0].id.as_str()), (expected.to_vec(), "call_0"));
+        let message = b.build();
+        assert_eq!((listed(&message), message.tool_calls[0].id.as_str()), (expected.to_vec(), "call_0"));
     }
 
     /// A long delta is lent from the message and, filled, is the same event a copy gave: small

@@ -11,7 +11,6 @@ mod think;
 mod tool_calls;
 
 pub(crate) use builder::{MessageBuilder, ReasoningDetail, ENTRY_BYTES};
-pub(crate) use tool_calls::LastKey;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::framing::{Frame, FrameDecoder, FrameKind, Framing};

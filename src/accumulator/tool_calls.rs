@@ -4,28 +4,6 @@ use std::collections::BTreeMap;
 
 use crate::model::ToolCall;
 
-/// What a map gave for the key looked up last, with that key: streams name the same item or
-/// call many times in a row, and one comparison is far cheaper than a search of a map with
-/// many keys. Whoever changes what the map gives for a key sets it again.
-#[derive(Debug, Default)]
-pub(crate) struct LastKey {
-    key: String,
-    value: Option<usize>,
-}
-
-impl LastKey {
-    /// What the map gives for `key`, when `key` is the one looked up last.
-    pub(crate) fn get(&self, key: &str) -> Option<usize> {
-        self.value.filter(|_| self.key == key)
-    }
-
-    pub(crate) fn set(&mut self, key: &str, value: usize) {
-        self.key.clear();
-        self.key.push_str(key);
-        self.value = Some(value);
-    }
-}
-
 /// One tool call being assembled.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallState {
@@ -38,39 +16,29 @@ pub(crate) struct ToolCallState {
 #[derive(Debug, Default)]
 pub(crate) struct ToolCalls {
     pub calls: Vec<ToolCallState>,
-    /// The latest call with each non-empty id, of the calls without an item key (those are
-    /// found by their key, never by their id).
+    /// The latest call with each non-empty id, of the calls without an item key (the decoder
+    /// that gives one finds those calls by it, never by their id).
     by_id: BTreeMap<String, usize>,
     /// The latest call at each provider index (OpenAI Chat `index`, Anthropic block index,
     /// Responses `output_index`).
     by_index: BTreeMap<u64, usize>,
-    /// The latest call with each item key (Responses `item_id`).
-    by_key: BTreeMap<String, usize>,
-    /// What `by_key` gave last.
-    last_key: LastKey,
     /// Calls that may not have ended, in order.
     open: Vec<usize>,
 }
 
 impl ToolCalls {
     /// What keeping a call with this id and key costs besides its name and arguments: the id
-    /// in the call, and the key, or else the id, in an index.
+    /// in the call, and the key (in the decoder's index), or else the id, in an index.
     pub(crate) fn bytes_of(id: &str, key: Option<&str>) -> usize {
         id.len() + key.map_or(id.len(), str::len)
     }
 
-    /// Adds a call under its key, else its id, and its provider index; returns its position.
-    pub(crate) fn push(&mut self, call: ToolCall, provider_index: Option<u64>, key: Option<&str>) -> usize {
+    /// Adds a call under its id, unless it is `keyed` (its decoder finds it by an item key of
+    /// its own), and under its provider index; returns its position.
+    pub(crate) fn push(&mut self, call: ToolCall, provider_index: Option<u64>, keyed: bool) -> usize {
         let at = self.calls.len();
-        match key {
-            Some(key) => {
-                self.by_key.insert(key.to_owned(), at);
-                self.last_key.set(key, at);
-            }
-            None if !call.id.is_empty() => {
-                self.by_id.insert(call.id.clone(), at);
-            }
-            None => {}
+        if !keyed && !call.id.is_empty() {
+            self.by_id.insert(call.id.clone(), at);
         }
         if let Some(index) = provider_index {
             self.by_index.insert(index, at);
@@ -113,19 +81,9 @@ impl ToolCalls {
         found.filter(|&at| at < list_start)
     }
 
-    /// The latest call with the item key `key`, else the latest at the provider index (for
-    /// formats that name their items).
-    pub(crate) fn find(&mut self, key: Option<&str>, provider_index: Option<u64>) -> Option<usize> {
-        if let Some(key) = key {
-            if let Some(at) = self.last_key.get(key) {
-                return Some(at);
-            }
-            if let Some(&at) = self.by_key.get(key) {
-                self.last_key.set(key, at);
-                return Some(at);
-            }
-        }
-        provider_index.and_then(|index| self.by_index.get(&index)).copied()
+    /// The latest call at the provider index.
+    pub(crate) fn find(&self, provider_index: u64) -> Option<usize> {
+        self.by_index.get(&provider_index).copied()
     }
 
     /// The calls that may still be open, in order; each is listed once.
@@ -141,7 +99,7 @@ mod tests {
     fn calls(list: &[(&str, Option<u64>)]) -> ToolCalls {
         let mut calls = ToolCalls::default();
         for (id, index) in list {
-            calls.push(ToolCall { id: (*id).into(), ..ToolCall::default() }, *index, None);
+            calls.push(ToolCall { id: (*id).into(), ..ToolCall::default() }, *index, false);
         }
         calls
     }
@@ -188,11 +146,11 @@ mod tests {
     #[test]
     fn no_id_and_no_index_with_a_name_starts_a_new_call_after_a_named_one() {
         let mut calls = ToolCalls::default();
-        calls.push(ToolCall { name: "f".into(), ..ToolCall::default() }, None, None);
+        calls.push(ToolCall { name: "f".into(), ..ToolCall::default() }, None, false);
         assert_eq!(resolve(&calls, None, None, Some("g")), None);
         assert_eq!(resolve(&calls, None, None, Some("f")), None);
         assert_eq!(resolve(&calls, None, None, Some("")), Some(0));
-        calls.push(ToolCall::default(), None, None);
+        calls.push(ToolCall::default(), None, false);
         assert_eq!(resolve(&calls, None, None, Some("g")), Some(1));
     }
 
@@ -221,49 +179,13 @@ mod tests {
         }
     }
 
+    /// A call with an item key is found by it, by its decoder: its id is not indexed, so an
+    /// OpenAI-style entry with that id does not continue it.
     #[test]
-    fn an_item_key_wins_over_the_provider_index() {
+    fn a_call_with_an_item_key_is_not_found_by_its_id() {
         let mut calls = ToolCalls::default();
-        calls.push(ToolCall::default(), Some(0), Some("fc_1"));
-        calls.push(ToolCall::default(), Some(1), Some("fc_2"));
-        assert_eq!(calls.find(Some("fc_1"), Some(1)), Some(0));
-        assert_eq!(calls.find(Some("fc_9"), Some(1)), Some(1));
-        assert_eq!(calls.find(None, Some(2)), None);
-    }
-
-    /// A call with an item key is found by it: its id is not indexed, so an OpenAI-style entry
-    /// with that id does not continue it.
-    #[test]
-    fn a_call_with_an_item_key_is_found_by_the_key_not_by_its_id() {
-        let mut calls = ToolCalls::default();
-        calls.push(ToolCall { id: "call_1".into(), ..ToolCall::default() }, None, Some("fc_1"));
-        assert_eq!(calls.find(Some("fc_1"), None), Some(0));
+        calls.push(ToolCall { id: "call_1".into(), ..ToolCall::default() }, Some(0), true);
         assert_eq!(resolve(&calls, None, Some("call_1"), None), None);
-    }
-
-    /// The key found last is answered without a search, and must stay what the map gives: a
-    /// newer call with that key takes it over, another key is searched.
-    #[test]
-    fn a_key_found_again_names_the_latest_call_with_it() {
-        let mut calls = ToolCalls::default();
-        calls.push(ToolCall::default(), None, Some("fc_1"));
-        calls.push(ToolCall::default(), None, Some("fc_2"));
-        // (the key of a call pushed first, the key found, the call it names)
-        let steps = [
-            (None, "fc_1", Some(0)),
-            (None, "fc_1", Some(0)),
-            (Some("fc_1"), "fc_1", Some(2)),
-            (Some("fc_3"), "fc_1", Some(2)),
-            (None, "fc_2", Some(1)),
-            (None, "fc_3", Some(3)),
-            (Some("fc_3"), "fc_3", Some(4)),
-            (None, "fc_9", None),
-        ];
-        for (push, key, expected) in steps {
-            if let Some(push) = push {
-                calls.push(ToolCall::default(), None, Some(push));
-            }
-            assert_eq!(calls.find(Some(key), None), expected, "{key} after pushing {push:?}");
-        }
+        assert_eq!(calls.find(0), Some(0));
     }
 }

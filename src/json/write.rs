@@ -77,6 +77,7 @@ pub(crate) struct Object<'o> {
 }
 
 impl<'o> Object<'o> {
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn new(out: &'o mut String) -> Self {
         out.push('{');
         Object { out, first: true }
@@ -100,12 +101,14 @@ impl<'o> Object<'o> {
         string(self.key(key), value);
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
         if let Some(value) = value {
             self.str(key, value);
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn bool(&mut self, key: &str, value: bool) {
         self.key(key).push_str(boolean(value));
     }
@@ -123,6 +126,7 @@ impl<'o> Object<'o> {
         }
     }
 
+    #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn end(self) {
         self.out.push('}');
     }

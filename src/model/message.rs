@@ -220,16 +220,18 @@ impl WriteJson for FinalMessage {
 }
 
 impl FinalMessage {
-    /// The message as JSON text, its buffer sized for the strings it carries (the text and the
-    /// tool arguments appear twice: at the top and in their blocks).
+    /// The message as JSON text, its buffer sized by [`Self::json_len`]: a message of many
+    /// choices or calls is not copied again and again as its buffer grows.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn json_text(&self) -> String {
-        let mut out = String::with_capacity(self.text_len() + 256);
+        let mut out = String::with_capacity(self.json_len());
         self.write_json(&mut out);
         out
     }
 
-    fn text_len(&self) -> usize {
+    /// About how long the message's JSON text is: the strings it carries (the text and the tool
+    /// arguments appear twice: at the top and in their blocks) and about the keys around them.
+    fn json_len(&self) -> usize {
         let blocks: usize = self
             .content
             .iter()
@@ -239,12 +241,13 @@ impl FinalMessage {
                     let opaque = [signature, redacted, encrypted_content].into_iter().flatten().map(String::len);
                     text.len() + opaque.sum::<usize>()
                 }
-                Block::ToolCall { arguments, .. } => arguments.len(),
+                Block::ToolCall { arguments, .. } => arguments.len() + 32,
                 Block::Other { data, .. } => data.get().len(),
             })
-            .sum();
+            .sum::<usize>()
+            + 32 * self.content.len();
         let calls: usize = self.tool_calls.iter().map(|c| c.arguments.len() + 32).sum();
-        let choices: usize = self.choices.iter().flatten().map(FinalMessage::text_len).sum();
-        blocks + calls + choices + self.text.len() + self.reasoning.len()
+        let choices: usize = self.choices.iter().flatten().map(FinalMessage::json_len).sum();
+        blocks + calls + choices + self.text.len() + self.reasoning.len() + 256
     }
 }

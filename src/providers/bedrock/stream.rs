@@ -247,7 +247,7 @@ impl ConverseStream {
                 (_, Some((at_index, at))) if at_index == index => b.tool_arguments(0, at, input)?,
                 // A call whose start was not seen, or that is not the open one.
                 _ => {
-                    if let Some(at) = b.find_tool_call(0, None, Some(index)) {
+                    if let Some(at) = b.find_tool_call(0, Some(index)) {
                         b.tool_arguments(0, at, input)?
                     }
                 }

@@ -5,12 +5,12 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
-use std::collections::btree_map::Entry;
+use std::collections::btree_map::{self, Entry};
 use std::collections::BTreeMap;
 
 use super::response::{Incomplete, Item};
 use super::{convert_usage, map_status};
-use crate::accumulator::{LastKey, MessageBuilder, ENTRY_BYTES};
+use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
 use crate::model::RawJson;
@@ -183,13 +183,53 @@ impl Kind {
 /// In `ResponsesStream::item_blocks`: the item's reasoning state is on its blocks already.
 const MARKED: usize = usize::MAX;
 
+/// What an id names: the first item with it, and the latest tool call opened with it as its
+/// item key (found by it, never by its `call_id`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Named {
+    item: Option<usize>,
+    call: Option<usize>,
+}
+
+/// How [`ResponsesStream::item_of`] found an id: known (its entry in `named`), new (with the
+/// place for it), or none given.
+enum IdEntry<'i, 'm> {
+    Known(usize),
+    New(&'i str, btree_map::VacantEntry<'m, String, usize>),
+    None,
+}
+
+/// What a map gave for the key looked up last, with that key: streams name the same item or
+/// call many times in a row, and one comparison is far cheaper than a search of a map with
+/// many keys. Whoever changes what the map gives for a key sets it again.
+#[derive(Debug, Default)]
+struct LastKey {
+    key: String,
+    value: Option<usize>,
+}
+
+impl LastKey {
+    /// What the map gives for `key`, when `key` is the one looked up last.
+    fn get(&self, key: &str) -> Option<usize> {
+        self.value.filter(|_| self.key == key)
+    }
+
+    fn set(&mut self, key: &str, value: usize) {
+        self.key.clear();
+        self.key.push_str(key);
+        self.value = Some(value);
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
     /// For each output item the stream has named (an item is its number), the part indexes of
     /// its content or summary parts that gave their text (a set: the values are unused).
     parts_seen: Vec<BTreeMap<u64, usize>>,
-    /// The first item with each id (`""` for one named only by its output index).
+    /// The entry in `named` of each id the stream has given an item or a tool call (`""` for
+    /// items named only by their output index): one search finds an id's item and call.
     by_id: BTreeMap<String, usize>,
+    named: Vec<Named>,
     /// What `by_id` gave last.
     last_id: LastKey,
     /// The first item at each output index.
@@ -210,7 +250,7 @@ impl ResponsesStream {
         match Kind::of(e.kind.as_deref().unwrap_or(event.event)) {
             Kind::Part { sink, done } => self.part(&mut e, sink, done, b)?,
             Kind::Arguments { done } => {
-                if let Some(at) = b.find_tool_call(0, e.item_id.as_deref(), e.output_index) {
+                if let Some(at) = self.find_call(e.item_id.as_deref(), e.output_index, b) {
                     if done {
                         b.tool_arguments_done(0, at, e.arguments.as_deref().unwrap_or(""))?;
                     } else {
@@ -307,43 +347,98 @@ impl ResponsesStream {
     /// The item named by `id`, else by `output_index`; a new one when neither names one yet.
     /// The id named last is checked first: events name the same item many times in a row.
     fn item_of(&mut self, id: Option<&str>, output_index: Option<u64>, b: &mut MessageBuilder) -> Result<usize> {
-        let unknown_id = match id {
-            Some(id) => {
-                if let Some(item) = self.last_id.get(id) {
-                    return Ok(item);
-                }
+        let id_entry = match id {
+            Some(id) => match self.last_id.get(id) {
+                Some(at) => IdEntry::Known(at),
                 // One search both finds a known id and places a new one (for an owned key).
-                match self.by_id.entry(id.to_owned()) {
+                None => match self.by_id.entry(id.to_owned()) {
                     Entry::Occupied(found) => {
                         self.last_id.set(id, *found.get());
-                        return Ok(*found.get());
+                        IdEntry::Known(*found.get())
                     }
-                    Entry::Vacant(entry) => Some((id, entry)),
-                }
-            }
-            None => None,
+                    Entry::Vacant(entry) => IdEntry::New(id, entry),
+                },
+            },
+            None => IdEntry::None,
         };
-        if let Some(&item) = output_index.and_then(|index| self.by_output_index.get(&index)) {
+        if let Some(item) = match id_entry {
+            IdEntry::Known(at) => self.named[at].item,
+            _ => None,
+        } {
             return Ok(item);
         }
+        // One search both finds a known output index and places a new one.
+        let index_entry = match output_index.map(|index| self.by_output_index.entry(index)) {
+            Some(Entry::Occupied(found)) => return Ok(*found.get()),
+            Some(Entry::Vacant(entry)) => Some(entry),
+            None => None,
+        };
         b.keep(ENTRY_BYTES + id.map_or(0, str::len))?;
         let item = self.parts_seen.len();
         self.parts_seen.push(BTreeMap::new());
         self.item_blocks.push(b.block_count(0));
-        match unknown_id {
-            Some((id, entry)) => {
-                entry.insert(item);
-                self.last_id.set(id, item);
+        match id_entry {
+            IdEntry::Known(at) => self.named[at].item = Some(item),
+            IdEntry::New(id, entry) => {
+                entry.insert(self.named.len());
+                self.last_id.set(id, self.named.len());
+                self.named.push(Named { item: Some(item), call: None });
             }
-            None => {
-                self.by_id.entry(String::new()).or_insert(item);
+            IdEntry::None => {
+                let at = *self.by_id.entry(String::new()).or_insert(self.named.len());
+                if at == self.named.len() {
+                    self.named.push(Named::default());
+                }
+                self.named[at].item.get_or_insert(item);
             }
         }
-        if let Some(index) = output_index {
-            // Not there: it was looked up above.
-            self.by_output_index.insert(index, item);
+        if let Some(entry) = index_entry {
+            entry.insert(item);
         }
         Ok(item)
+    }
+
+    /// The entry in `named` of `id`, when the stream has given it an item or a call.
+    fn known_id(&mut self, id: &str) -> Option<usize> {
+        if let Some(at) = self.last_id.get(id) {
+            return Some(at);
+        }
+        let at = *self.by_id.get(id)?;
+        self.last_id.set(id, at);
+        Some(at)
+    }
+
+    /// The latest tool call opened with the item key `key`, else the latest at `output_index`.
+    fn find_call(&mut self, key: Option<&str>, output_index: Option<u64>, b: &mut MessageBuilder) -> Option<usize> {
+        let keyed = key.and_then(|key| self.known_id(key)).and_then(|at| self.named[at].call);
+        keyed.or_else(|| b.find_tool_call(0, output_index))
+    }
+
+    /// Opens a tool call, found by its item key `key` from then on.
+    fn begin_call(
+        &mut self,
+        call_id: &str,
+        name: &str,
+        output_index: Option<u64>,
+        key: Option<&str>,
+        b: &mut MessageBuilder,
+    ) -> Result<usize> {
+        // The builder counts the key's bytes, for the entry kept here.
+        let call = b.begin_tool_call(0, call_id, name, output_index, key)?;
+        if let Some(key) = key {
+            let at = match self.known_id(key) {
+                Some(at) => at,
+                None => {
+                    let at = self.named.len();
+                    self.named.push(Named::default());
+                    self.by_id.insert(key.to_owned(), at);
+                    self.last_id.set(key, at);
+                    at
+                }
+            };
+            self.named[at].call = Some(call);
+        }
+        Ok(call)
     }
 
     /// `output_item.added` (`done` false): opens a call or a block. `output_item.done`: gives
@@ -364,12 +459,12 @@ impl ResponsesStream {
         match (item.kind.as_deref().unwrap_or(""), done) {
             ("function_call", _) => {
                 self.has_calls = true;
-                let found = if done { b.find_tool_call(0, id, e.output_index) } else { None };
+                let found = if done { self.find_call(id, e.output_index, b) } else { None };
                 let at = match found {
                     Some(at) => at,
                     None => {
                         let call_id = item.call_id.as_deref().or(id).unwrap_or("");
-                        b.begin_tool_call(0, call_id, item.name.as_deref().unwrap_or(""), e.output_index, id)?
+                        self.begin_call(call_id, item.name.as_deref().unwrap_or(""), e.output_index, id, b)?
                     }
                 };
                 // A call just opened has no arguments: they are the item's.
@@ -415,5 +510,52 @@ impl ResponsesStream {
             (other, true) => b.other_block(0, other, RawJson::from_valid(text))?,
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
+
+    /// Deltas find their call by `item_id` before `output_index`; an id opened again names its
+    /// latest call; an id first given to a call (by a `.done` with no `.added`) still gets an
+    /// item of its own for the text that names it after.
+    #[test]
+    fn deltas_find_the_latest_call_with_their_item_id_before_their_output_index() {
+        let added = |id: &str, index: u32, call_id: &str| {
+            format!(
+                r#"{{"type":"response.output_item.added","output_index":{index},"item":{{"type":"function_call","id":"{id}","call_id":"{call_id}","name":"f","arguments":""}}}}"#
+            )
+        };
+        let delta = |item_id: Option<&str>, index: u32, delta: &str| {
+            let item_id = item_id.map(|id| format!(r#""item_id":"{id}","#)).unwrap_or_default();
+            format!(
+                r#"{{"type":"response.function_call_arguments.delta",{item_id}"output_index":{index},"delta":"{delta}"}}"#
+            )
+        };
+        let done = r#"{"type":"response.output_item.done","output_index":5,"item":{"type":"function_call","id":"fc_5","call_id":"c5","name":"f","arguments":"{}"}}"#;
+        let text =
+            r#"{"type":"response.output_text.delta","item_id":"fc_5","output_index":6,"content_index":0,"delta":"t"}"#;
+        let events = [
+            added("fc_1", 0, "c1"),
+            added("fc_2", 1, "c2"),
+            delta(Some("fc_1"), 1, "a"),
+            delta(Some("fc_9"), 1, "b"),
+            added("fc_1", 2, "c3"),
+            delta(Some("fc_1"), 0, "c"),
+            delta(Some("fc_2"), 0, "d"),
+            delta(None, 0, "e"),
+            done.to_owned(),
+            text.to_owned(),
+            done.to_owned(),
+        ];
+        let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
+        let mut acc = Accumulator::new(AccumulatorOptions { format: Format::OpenAiResponses, ..Default::default() });
+        acc.push(body.as_bytes()).unwrap();
+        let message = acc.finish();
+        let calls: Vec<(&str, &str)> =
+            message.tool_calls.iter().map(|c| (c.id.as_str(), c.arguments.as_str())).collect();
+        assert_eq!(calls, [("c1", "ae"), ("c2", "bd"), ("c3", "c"), ("c5", "{}")]);
+        assert_eq!(message.text, "t");
     }
 }
