@@ -37,6 +37,9 @@ step() {
 # too, which refuses this one: a failing wasm test binary still counts, the ones after it not.)
 step cargo test --doc
 step cargo test --no-fail-fast --lib --tests
+# The fuzz targets follow the crate's API: type-checked here (a check without tests), run by
+# `make fuzz`.
+step cargo check --locked --quiet --manifest-path fuzz/Cargo.toml --bins
 step wasm-pack test --node --release
 WASM_BINDGEN_USE_BROWSER=1 step wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" --release
 # The JS suites run against the package only when it built.
