@@ -8,6 +8,7 @@
 //! next message after a damaged one: the first error ends the stream.
 
 use super::crc32::crc32;
+use super::gathered::emptied;
 use super::{at_byte, check_size, malformed, Ended};
 use crate::error::{Error, Result};
 use crate::Limits;
@@ -16,8 +17,6 @@ use crate::Limits;
 const PRELUDE_LEN: usize = 12;
 /// The prelude and the message CRC around empty headers and payload.
 const MIN_MESSAGE_LEN: usize = PRELUDE_LEN + 4;
-/// The largest message buffer kept from one message for the next.
-const KEPT_BUFFER: usize = 64 * 1024;
 
 /// What a message is, from its `:message-type` header, with the header that names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,12 +133,7 @@ impl EventStreamDecoder {
             } else {
                 let message = std::mem::take(&mut self.held);
                 let outcome = self.message(&message, on_message);
-                // A small buffer serves the next message; a large one is not held for the rest
-                // of the stream.
-                if message.capacity() <= KEPT_BUFFER {
-                    self.held = message;
-                    self.held.clear();
-                }
+                self.held = emptied(message);
                 self.total = 0;
                 outcome?;
             }

@@ -4,6 +4,19 @@
 /// Past this many bytes, what is gathered is kept in parts rather than grown.
 pub(crate) const PART: usize = 64 * 1024;
 
+/// The largest buffer a framing keeps from one frame for the next.
+const KEPT: usize = 64 * 1024;
+
+/// A framing's buffer emptied for its next use. One grown past [`KEPT`] by one large frame is
+/// let go rather than kept, empty, for the small frames after it.
+pub(crate) fn emptied(mut buffer: Vec<u8>) -> Vec<u8> {
+    if buffer.capacity() > KEPT {
+        return Vec::new();
+    }
+    buffer.clear();
+    buffer
+}
+
 /// A frame's bytes so far. Small, they are one buffer, reused from frame to frame. Past [`PART`]
 /// bytes they are kept in parts, as the chunks filled them, and joined once, into a buffer of
 /// exactly their size, when the frame ends: one buffer grown by doubling would hold up to twice
@@ -81,12 +94,10 @@ impl Gathered {
         whole
     }
 
-    /// Keeps a buffer from [`Self::take_with`] for the next frame, when it is small; a large one
-    /// is freed rather than held for the rest of the stream.
-    pub(crate) fn reuse(&mut self, mut buffer: Vec<u8>) {
-        if buffer.capacity() <= PART && self.is_empty() {
-            buffer.clear();
-            self.last = buffer;
+    /// Keeps a buffer from [`Self::take_with`] for the next frame, as [`emptied`] keeps one.
+    pub(crate) fn reuse(&mut self, buffer: Vec<u8>) {
+        if self.is_empty() {
+            self.last = emptied(buffer);
         }
     }
 

@@ -41,9 +41,8 @@ enum State {
 ///
 /// An element whole in one chunk is passed borrowed from the chunk; one that spans chunks is
 /// gathered (each byte copied once, a long one joined once at its end: [`Gathered`]) and passed
-/// from there. A malformed array, an
-/// element over `max_event_bytes` or more than `max_buffered_bytes` held is an error, after
-/// which every call returns that error again.
+/// from there. A malformed array, an element over `max_event_bytes` or more than
+/// `max_buffered_bytes` held is an error, after which every call returns that error again.
 #[derive(Debug)]
 pub struct JsonArrayDecoder {
     state: State,

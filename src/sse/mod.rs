@@ -11,7 +11,7 @@
 mod tests;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::framing::gathered::Gathered;
+use crate::framing::gathered::{emptied, Gathered};
 use crate::Limits;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -298,16 +298,6 @@ impl EventState {
         self.data = emptied(data);
         outcome
     }
-}
-
-/// A buffer of the decoder emptied for its next use. One grown past 64 KiB by one large event
-/// is let go rather than kept, empty, for the small events after it.
-fn emptied(mut buffer: Vec<u8>) -> Vec<u8> {
-    if buffer.capacity() > 64 * 1024 {
-        return Vec::new();
-    }
-    buffer.clear();
-    buffer
 }
 
 /// The rest of a chunk after the line end at the start of `rest` (`\n`, `\r\n` or `\r`); a
