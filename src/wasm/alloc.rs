@@ -4,15 +4,18 @@
 //! dlmalloc asks wasm for just the pages an allocation is short of, so a heap built of many small
 //! blocks (a parsed agent with 100,000 tools) grows memory a page at a time, thousands of times,
 //! and V8 answers growth of wasm memory with full collections of the JS heap, whose size is the
-//! input's too: the cost grew with the square of the input. Grown by half of its size instead (at
-//! most 16 MiB at a time), memory grows a few dozen times at the most. A block of a page or more
-//! already grows memory by its own size, and the buffers that double make that growth geometric,
-//! so it reserves nothing.
+//! input's too: the cost grew with the square of the input. Grown by half of what the small
+//! blocks hold instead (at most 16 MiB at a time), memory grows a few dozen times at the most. A
+//! block of a page or more already grows memory by its own size, and the buffers that double
+//! make that growth geometric, so it reserves nothing, and what large blocks hold does not size a
+//! reserve: half of all memory reserved after one 10 MB event, when the next small block found
+//! the heap full, added half again to that event's peak.
 //! Measured: `buildChatArgs` with a 100,000-operation OpenAPI document, 31 s and 239 full
 //! collections before, 2.2 s and 6 after (bench/FINDINGS.md, "Growing wasm memory").
 
 use core::arch::wasm32::memory_size;
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 const PAGE: usize = 64 * 1024;
 
@@ -21,7 +24,24 @@ const PAGE: usize = 64 * 1024;
 /// over it by half again of what it holds.
 const MAX_RESERVE_PAGES: usize = 256;
 
-/// dlmalloc, growing wasm memory by at least half of its size when a small block must grow it.
+/// The bytes asked for in blocks smaller than a page and not yet freed. (The module has one
+/// thread: the atomic is a plain load and store.)
+static SMALL_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a block of `size` bytes taken (`taken`) or given back in [`SMALL_BYTES`].
+#[inline]
+fn count_small(size: usize, taken: bool) {
+    if size < PAGE {
+        if taken {
+            SMALL_BYTES.fetch_add(size, Relaxed);
+        } else {
+            SMALL_BYTES.fetch_sub(size, Relaxed);
+        }
+    }
+}
+
+/// dlmalloc, growing wasm memory by half of what small blocks hold when a small block must grow
+/// it.
 pub struct GrowAhead;
 
 // SAFETY: every block comes from `System` and goes back to it with its own layout; the reserve
@@ -36,21 +56,30 @@ unsafe impl GlobalAlloc for GrowAhead {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grown_ahead(new_size, || System.realloc(ptr, layout, new_size))
+        let block = grown_ahead(new_size, || System.realloc(ptr, layout, new_size));
+        if !block.is_null() {
+            count_small(layout.size(), false);
+        }
+        block
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count_small(layout.size(), false);
         System.dealloc(ptr, layout)
     }
 }
 
 /// Runs one allocation of `size` bytes; when a block smaller than a page made memory grow by less
-/// than half of what it had, reserves the rest of that half (at most 16 MiB).
+/// than half of what the small blocks hold, reserves the rest of that half (at most 16 MiB).
 fn grown_ahead(size: usize, allocate: impl FnOnce() -> *mut u8) -> *mut u8 {
     let pages = memory_size(0);
     let block = allocate();
+    if block.is_null() {
+        return block;
+    }
+    count_small(size, true);
     let grown = memory_size(0) - pages;
-    let ahead = (pages / 2).min(MAX_RESERVE_PAGES);
+    let ahead = (SMALL_BYTES.load(Relaxed) / PAGE / 2).min(MAX_RESERVE_PAGES);
     if grown > 0 && size < PAGE && grown < ahead {
         reserve((ahead - grown) * PAGE);
     }
