@@ -77,20 +77,22 @@ impl Gathered {
     /// buffer back with [`Self::reuse`] when done with it.
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn take_with(&mut self, tail: &[u8]) -> Vec<u8> {
-        let mut whole = if self.parts.is_empty() {
-            std::mem::take(&mut self.last)
-        } else {
-            let mut whole = Vec::with_capacity(self.len() + tail.len());
-            // The list goes too: the parts and the list between them leave one free space.
-            for part in std::mem::take(&mut self.parts) {
-                whole.extend_from_slice(&part);
-            }
-            whole.extend_from_slice(&self.last);
-            self.last = Vec::new();
-            self.parts_len = 0;
-            whole
-        };
-        whole.extend_from_slice(tail);
+        if self.parts.is_empty() {
+            let mut whole = std::mem::take(&mut self.last);
+            whole.extend_from_slice(tail);
+            return whole;
+        }
+        // The tail is gathered too, so that the space the parts leave is the whole frame's: the
+        // largest string read from the frame next (a call's arguments) fits in it.
+        self.push(tail);
+        let mut whole = Vec::with_capacity(self.len());
+        // The list goes too: the parts and the list between them leave one free space.
+        for part in std::mem::take(&mut self.parts) {
+            whole.extend_from_slice(&part);
+        }
+        whole.extend_from_slice(&self.last);
+        self.last = Vec::new();
+        self.parts_len = 0;
         whole
     }
 
