@@ -84,6 +84,17 @@ enum Source {
 /// Event strings at least this long are lent rather than copied.
 const LEND: usize = 64 * 1024;
 
+/// What a live partial JSON reader reads next.
+#[derive(Debug, Clone, Copy)]
+enum Piece<'a> {
+    /// Text the message copied.
+    Text(&'a str),
+    /// A block's text or a call's arguments that the message took whole, as it was decoded.
+    Taken(Source),
+    /// The end of the text.
+    End,
+}
+
 /// What was just appended to a block or call, for its delta event: the bytes, or how many when
 /// the block or call took a long string as it is (then at least [`LEND`]: the event lends them).
 #[derive(Clone, Copy)]
@@ -334,7 +345,7 @@ impl MessageBuilder {
     /// Appends text or reasoning. A long string the decoder made (`Cow::Owned`, an unescaped
     /// one) becomes a new block's text as it is rather than copied: with the event's bytes still
     /// live, a copy would hold the text three times at once (docs/design.md, "Speed, size and
-    /// memory"). Live partial JSON reads the answer text after, so it is copied then.
+    /// memory"). Live partial JSON then reads the text where the block holds it.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn append_taking(&mut self, choice: u32, part: Part, s: Cow<'_, str>) -> Result<()> {
         if s.is_empty() {
@@ -355,7 +366,7 @@ impl MessageBuilder {
             self.list_to_end(at);
         }
         let len = s.len();
-        let take = len >= LEND && matches!(s, Cow::Owned(_)) && (part == Part::Reasoning || self.live.output.is_none());
+        let take = len >= LEND && matches!(s, Cow::Owned(_));
         let state = &mut self.choices[at];
         state.break_block = false;
         let (end, s) = match (extend, state.blocks.last_mut()) {
@@ -386,8 +397,9 @@ impl MessageBuilder {
         };
         let added = s.as_deref().map_or(Added::Taken(len), Added::Bytes);
         self.add_to_event(event, source, end, added);
-        if let (Part::Text, Some(s)) = (part, &s) {
-            self.live_read(at, None, Some(s))?;
+        if part == Part::Text {
+            let piece = s.as_deref().map_or(Piece::Taken(source), Piece::Text);
+            self.live_read(at, None, piece)?;
         }
         Ok(())
     }
@@ -470,18 +482,19 @@ impl MessageBuilder {
     /// answer text without a call; what it changed becomes a partial event (merged into the
     /// last one when that is for the same value), a failure an `error` event that leaves the
     /// message as it is. What the reader keeps counts against `maxMessageBytes`.
-    fn live_read(&mut self, at: usize, call: Option<usize>, text: Option<&str>) -> Result<()> {
-        let state = &mut self.choices[at];
-        let choice = state.index;
+    fn live_read(&mut self, at: usize, call: Option<usize>, piece: Piece<'_>) -> Result<()> {
+        let ChoiceState { index: choice, blocks, calls, live_calls, live_output, .. } = &mut self.choices[at];
+        let choice = *choice;
         let feed = match (call, &self.live.output) {
-            (Some(call), _) => state.live_calls.get_mut(call),
-            (None, Some(options)) => Some(&mut **state.live_output.get_or_insert_with(|| Box::new(Feed::new(options)))),
+            (Some(call), _) => live_calls.get_mut(call),
+            (None, Some(options)) => Some(&mut **live_output.get_or_insert_with(|| Box::new(Feed::new(options)))),
             (None, None) => None,
         };
         let Some(feed) = feed else { return Ok(()) };
-        let fed = match text {
-            Some(text) => feed.push(text),
-            None => feed.finish(),
+        let fed = match piece {
+            Piece::Text(text) => feed.push(text),
+            Piece::Taken(source) => feed.push(text_in(blocks, calls, source)),
+            Piece::End => feed.finish(),
         };
         let now = feed.kept_now();
         let before = std::mem::replace(&mut feed.kept, now);
@@ -809,7 +822,7 @@ impl MessageBuilder {
     }
 
     /// Appends argument text to call `at`; a call's long first arguments are taken as they are,
-    /// as [`Self::append_taking`] takes text, unless live partial JSON reads them after.
+    /// as [`Self::append_taking`] takes text (live partial JSON reads them there).
     #[cfg_attr(llw_speed, optimize(speed))]
     pub(crate) fn tool_arguments_taking(&mut self, choice: u32, at: usize, delta: Cow<'_, str>) -> Result<()> {
         if delta.is_empty() {
@@ -825,7 +838,7 @@ impl MessageBuilder {
         self.keep(delta.len())?;
         let (len, live) = (delta.len(), self.live.calls);
         let arguments = &mut self.call(choice, at)?.arguments;
-        let (end, delta) = if arguments.is_empty() && !live && len >= LEND && matches!(delta, Cow::Owned(_)) {
+        let (end, delta) = if arguments.is_empty() && len >= LEND && matches!(delta, Cow::Owned(_)) {
             *arguments = delta.into_owned();
             (len, None)
         } else {
@@ -845,8 +858,9 @@ impl MessageBuilder {
         let position = self.position_or_new(choice)?;
         let added = delta.as_deref().map_or(Added::Taken(len), Added::Bytes);
         self.add_to_event(event, Source::Call(position, at), end, added);
-        if let Some(delta) = delta.filter(|_| live) {
-            self.live_read(position, Some(at), Some(&delta))?;
+        if live {
+            let piece = delta.as_deref().map_or(Piece::Taken(Source::Call(position, at)), Piece::Text);
+            self.live_read(position, Some(at), piece)?;
         }
         Ok(())
     }
@@ -881,7 +895,7 @@ impl MessageBuilder {
             return;
         }
         // Ending a reader only gives memory back: it cannot fail on a limit.
-        let _ = self.live_read(position, Some(at), None);
+        let _ = self.live_read(position, Some(at), Piece::End);
         let state = &mut self.choices[position];
         let ToolCallState { call, ended } = &mut state.calls.calls[at];
         *ended = true;
@@ -1019,7 +1033,7 @@ impl MessageBuilder {
         let (part, held) = self.choices[at].splitter.flush();
         self.append(choice, part, &held)?;
         self.end_part(at);
-        self.live_read(at, None, None)?;
+        self.live_read(at, None, Piece::End)?;
         for call in self.choices[at].calls.take_open() {
             self.end_tool_call(choice, call);
         }
@@ -1254,12 +1268,19 @@ fn keep_in(kept: &mut usize, limits: &Limits, n: usize) -> Result<()> {
 
 /// The text of a block, or the arguments of a call, of `choices` that a [`Lent`] names.
 fn source_text(choices: &[ChoiceState], source: Source) -> &str {
+    let (Source::Block(at, _) | Source::Call(at, _)) = source;
+    text_in(&choices[at].blocks, &choices[at].calls, source)
+}
+
+/// The text of a block, or the arguments of a call, that `source` names in the choice whose
+/// `blocks` and `calls` these are.
+fn text_in<'a>(blocks: &'a [Block], calls: &'a ToolCalls, source: Source) -> &'a str {
     match source {
-        Source::Block(at, block) => match &choices[at].blocks[block] {
+        Source::Block(_, block) => match &blocks[block] {
             Block::Text { text, .. } | Block::Reasoning { text, .. } => text,
             _ => "",
         },
-        Source::Call(at, call) => &choices[at].calls.calls[call].call.arguments,
+        Source::Call(_, call) => &calls.calls[call].call.arguments,
     }
 }
 
@@ -1283,6 +1304,7 @@ fn error_bytes(error: &ErrorInfo) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::partial_json::{PartialTree, PartialValue};
 
     /// The message takes the builder's texts and arguments rather than copying them: at the end
     /// of a long stream a copy would double the memory the message needs.
@@ -1365,10 +1387,10 @@ mod tests {
     }
 
     /// A long string the decoder made becomes the message's text or a call's first arguments
-    /// as it is (the same buffer), unless thinking tags must split it or live partial JSON reads
-    /// it after; the message and the events are the same either way.
+    /// as it is (the same buffer), unless thinking tags must split it, live partial JSON or not;
+    /// the message and the events are the same either way.
     #[test]
-    fn long_decoded_strings_are_taken_by_the_message_only_where_nothing_else_reads_them() {
+    fn long_decoded_strings_are_taken_by_the_message_unless_split() {
         let long = "é \"x\" ".repeat(LEND);
         let tagged = ["<think>", &long, "</think>", &long].concat();
         let limits = Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() };
@@ -1376,7 +1398,7 @@ mod tests {
         let cases = [
             (&long, false, true, long.clone(), ""),
             (&tagged, false, false, long.clone(), long.as_str()),
-            (&long, true, false, long.clone(), ""),
+            (&long, true, true, long.clone(), ""),
         ];
         for (content, live, taken, text, reasoning) in cases {
             let mut b = MessageBuilder::new(limits, None);
@@ -1394,7 +1416,7 @@ mod tests {
                 _ => None,
             });
             assert_eq!(block_at == Some(at), taken, "text taken, live {live}");
-            assert_eq!(taken_arguments, !live, "arguments taken, live {live}");
+            assert!(taken_arguments, "arguments taken, live {live}");
             b.fill_lent();
             let streamed: String = b
                 .events
@@ -1410,5 +1432,32 @@ mod tests {
             assert_eq!((message.text, message.reasoning.as_str()), (text, reasoning));
             assert_eq!(message.tool_calls[0].arguments, [long.as_str(), "}"].concat());
         }
+    }
+
+    /// Live partial JSON reads a long text or arguments the message took where the message
+    /// holds them: the values its changes build are the whole JSON.
+    #[test]
+    fn live_partial_json_reads_taken_strings() {
+        let long = "é \"x\" \\ ".repeat(LEND);
+        let json = ["{\"x\":", &crate::json::write::quoted(&long), "}"].concat();
+        let limits = Limits { max_tool_argument_bytes: 1 << 30, ..Limits::default() };
+        let mut b = MessageBuilder::new(limits, None);
+        let outputs = [crate::model::Property { name: "x".into(), ..Default::default() }];
+        b.set_live(LiveOptions::new(true, &outputs));
+        b.tagged_content_taking(0, Cow::Owned(json.clone())).unwrap();
+        let call = b.begin_tool_call(0, "call_1", "f", Some(0), None).unwrap();
+        b.tool_arguments_taking(0, call, Cow::Owned(json.clone())).unwrap();
+        b.flush().unwrap();
+        let (mut output, mut arguments) = (PartialTree::default(), PartialTree::default());
+        for event in &b.events {
+            match event {
+                StreamEvent::OutputPartial { changes, .. } => output.apply(changes),
+                StreamEvent::ToolCallPartial { changes, .. } => arguments.apply(changes),
+                _ => None,
+            };
+        }
+        let expected = crate::json::value::parse_value(&json).unwrap();
+        assert_eq!(output.value().map(PartialValue::to_value), Some(expected.clone()));
+        assert_eq!(arguments.value().map(PartialValue::to_value), Some(expected));
     }
 }

@@ -425,3 +425,19 @@ pub fn write_changes(changes: &[Change], out: &mut String) {
     }
     out.push(']');
 }
+
+/// Each string that [`write_changes`] writes as an item of its own (an `Append`'s text, a string
+/// value added), with its position in the array: where a long one, written empty, is set after.
+pub(crate) fn change_strings(changes: &[Change]) -> impl Iterator<Item = (usize, &str)> {
+    let mut next = 0;
+    changes.iter().filter_map(move |change| {
+        let (at, text) = match change {
+            Change::Append(text) => (next, Some(text.as_str())),
+            Change::Close => (next, None),
+            // Its code, its key when it has one, then its value.
+            Change::Add { key, value, .. } => (next + 1 + usize::from(key.is_some()), value.as_str()),
+        };
+        next = at + 1;
+        text.map(|text| (at, text))
+    })
+}

@@ -130,9 +130,14 @@ pub struct Parser {
     /// The first error, returned again by every later call.
     failed: Option<Error>,
     finished: bool,
-    /// Decoded string text of the current piece, before it joins the changes.
+    /// Decoded string text of the current piece, before it joins the changes (short pieces).
     text: String,
 }
+
+/// Past this many bytes left in a piece, a string's text is decoded in place, sized first by a
+/// scan of its bytes; below, through the reader's buffer (decoding each string into its own
+/// change was 2-5 % slower on pieces of 24 B and 4 KB, paired).
+pub(super) const SIZED: usize = 64 * 1024;
 
 /// A failure inside a piece: the message and the offset in that piece.
 type Fail = (&'static str, usize);
@@ -504,12 +509,11 @@ impl Parser {
 
     /// String value text from `i`: the position after what was read.
     fn string_value(&mut self, input: &[u8], i: usize, changes: &mut Vec<Change>) -> Result<usize> {
-        let mut text = std::mem::take(&mut self.text);
-        text.clear();
-        let decoded = decode(input, i, &mut text);
-        let result = self.grow_string(&text, changes);
-        self.text = text;
-        result?;
+        let decoded = if input.len() - i > SIZED {
+            self.decode_in_place(input, i, changes)?
+        } else {
+            self.decode_copied(input, i, changes)?
+        };
         match decoded.map_err(|(what, at)| self.invalid(what, self.start + at))? {
             Decoded::Closed(next) => {
                 if let (Some(schema), Some(node), Some(so_far)) = (&self.schema, self.node, self.enum_text.take()) {
@@ -529,9 +533,49 @@ impl Parser {
         }
     }
 
-    /// Appends decoded text to the open string: to its change of this piece when there is
-    /// one (the string began in this piece, or already grew in it), else as a new change.
-    fn grow_string(&mut self, text: &str, changes: &mut Vec<Change>) -> Result<()> {
+    /// A string's text from `i` decoded into the reader's own buffer, warm from string to
+    /// string, then appended to the string's change of this piece (a new `Append` when it has
+    /// none).
+    fn decode_copied(&mut self, input: &[u8], i: usize, changes: &mut Vec<Change>) -> Result<Result<Decoded, Fail>> {
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        let decoded = decode(input, i, &mut text);
+        let checked = self.check_string(&text);
+        if checked.is_ok() && !text.is_empty() {
+            match changes.last_mut() {
+                Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => s.push_str(&text),
+                _ => changes.push(Change::Append(text.clone())),
+            }
+        }
+        self.text = text;
+        checked.map(|()| decoded)
+    }
+
+    /// A string's text from `i` decoded straight into its change (a new `Append` when it has
+    /// none), sized first for the bytes the piece holds of it: a long string is decoded once,
+    /// in place, not into a buffer that doubles and then copied.
+    fn decode_in_place(&mut self, input: &[u8], i: usize, changes: &mut Vec<Change>) -> Result<Result<Decoded, Fail>> {
+        let mut text = match changes.last_mut() {
+            Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => std::mem::take(s),
+            _ => String::new(),
+        };
+        let before = text.len();
+        text.reserve(string_span(input, i));
+        let decoded = decode(input, i, &mut text);
+        let checked = self.check_string(&text[before..]);
+        if checked.is_err() {
+            text.truncate(before);
+        }
+        match changes.last_mut() {
+            Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => *s = text,
+            _ if !text.is_empty() => changes.push(Change::Append(text)),
+            _ => {}
+        }
+        checked.map(|()| decoded)
+    }
+
+    /// Checks the text a string value grew by against an enum its schema limits it to.
+    fn check_string(&mut self, text: &str) -> Result<()> {
         if text.is_empty() {
             return Ok(());
         }
@@ -540,10 +584,6 @@ impl Parser {
             if let Err(why) = schema.string_so_far(node, so_far) {
                 return Err(self.violation(why, Some(&self.seg)));
             }
-        }
-        match changes.last_mut() {
-            Some(Change::Add { value: Value::String(s), open: true, .. }) | Some(Change::Append(s)) => s.push_str(text),
-            _ => changes.push(Change::Append(text.to_owned())),
         }
         Ok(())
     }
@@ -666,6 +706,21 @@ enum Decoded {
 
 /// Decodes string text from `at` into `out`, up to the closing quote or the end of `input`.
 /// Text that can no longer be JSON fails at its first wrong byte (offset in `input`).
+/// The bytes of `input` from `at` to the end of the string being read (its closing quote) or
+/// of the piece: at least what they decode to.
+fn string_span(input: &[u8], mut at: usize) -> usize {
+    let start = at;
+    while at < input.len() {
+        let stop = crate::json::next_string_stop(input, at);
+        if input.get(stop) != Some(&b'\\') {
+            return stop.min(input.len()) - start;
+        }
+        // The escaped byte cannot end the string: skip it with its backslash.
+        at = stop + 2;
+    }
+    input.len() - start
+}
+
 fn decode(input: &[u8], mut at: usize, out: &mut String) -> Result<Decoded, Fail> {
     loop {
         let stop = crate::json::next_string_stop(input, at);

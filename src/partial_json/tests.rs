@@ -232,6 +232,32 @@ fn each_piece_says_what_it_changed_in_one_flat_list() {
     }
 }
 
+/// Every string a change list holds as an item is found at its position in the written list:
+/// where the wasm module sets a long one after `JSON.parse`.
+#[test]
+fn each_change_string_is_at_its_position_in_the_list() {
+    let documents: &[&[&str]] = &[
+        &[r#"{"a": "x"#, "y", r#"z", "b": ["p", "q"#, r#"", 1, {"c": "r"}]}"#],
+        &[r#"["s", "#, r#""t"]"#],
+        &[r#"{"k": 1, "m": {"n": "#, r#""o", "p": [true, "u"#, r#"v"]}}"#],
+    ];
+    for pieces in documents {
+        let mut partial = PartialJson::new(PartialOptions::default());
+        let mut found = 0;
+        for piece in *pieces {
+            partial.push(piece).unwrap();
+            let mut out = String::new();
+            write_changes(partial.changes(), &mut out);
+            let Value::Array(items) = parse_value(&out).unwrap() else { panic!("{out}") };
+            for (at, text) in change_strings(partial.changes()) {
+                assert_eq!(items[at].as_str(), Some(text), "{out} at {at}");
+                found += 1;
+            }
+        }
+        assert!(found >= 2, "{pieces:?}");
+    }
+}
+
 #[test]
 fn every_change_list_is_json() {
     for pieces in [&["[\"\\u0001\\\"", "\u{2028}\"]"][..], &["{\"\\\"\": \"", "\"}"]] {
@@ -365,5 +391,32 @@ fn options_read_from_json_say_where_they_are_wrong() {
     for (text, path) in table {
         let e = read(text).unwrap_err();
         assert_eq!((e.code, e.path.as_deref()), (ErrorCode::InvalidInput, Some(path)), "{text}");
+    }
+}
+
+/// Long pieces decode their strings in place, short ones through the reader's buffer: the same
+/// values after every piece either way, cut anywhere (inside escapes and characters too).
+#[test]
+fn long_pieces_show_what_short_pieces_show() {
+    let long = |seed: &str| [seed, " é \"q\" \\ \u{1F642} \n"].concat().repeat(9000);
+    let text = format!(
+        r#"{{"a": {}, "b": [{}, 1, {{"c": {}}}], "d": "x"}}"#,
+        crate::json::write::quoted(&long("a")),
+        crate::json::write::quoted(&long("b")),
+        crate::json::write::quoted(&long("c")),
+    );
+    assert!(text.len() > 3 * super::parser::SIZED);
+    for piece in [70_001, 100_000, 250_003, text.len()] {
+        let (mut long_pieces, mut short_pieces) =
+            (PartialJson::new(PartialOptions::default()), PartialJson::new(PartialOptions::default()));
+        for (at, chunk) in text.as_bytes().chunks(piece).enumerate() {
+            let shown = long_pieces.push_bytes(chunk).unwrap().cloned();
+            for small in chunk.chunks(4096) {
+                short_pieces.push_bytes(small).unwrap();
+            }
+            assert_eq!(shown.as_ref(), short_pieces.value(), "pieces of {piece}, after piece {at}");
+        }
+        let expected = parse_value(&text).unwrap();
+        assert_eq!(long_pieces.finish().unwrap().to_value(), expected, "pieces of {piece}");
     }
 }

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::json::write::WriteJson;
 use crate::json::Value;
 use crate::model::{Agent, FinalMessage, StreamEvent};
+use crate::partial_json::{change_strings, Change};
 use crate::process::message_span;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -417,7 +418,7 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 
 /// Events as plain JS data: JSON text written into `out` (kept for the next call, so a push
 /// allocates nothing for it once warm) and parsed once by the engine. A long string (a large
-/// delta, a tool call's whole arguments) is left out of the JSON and set on its event after, as a
+/// delta, a tool call's whole arguments, a string in a partial event's changes) is left out of the JSON and set on its event after, as a
 /// JS string made straight from the event's bytes: it is not escaped into `out`, which would copy
 /// it once more in wasm memory, and the engine does not parse it. A `lent` string (by event
 /// position) is one the event has left empty and the message holds: it is set the same way.
@@ -429,7 +430,8 @@ fn events_to_js<'a>(
 ) -> Result<JsValue, JsValue> {
     out.clear();
     let mut lent = lent.peekable();
-    let lifted = lent.peek().is_some() || events.iter().any(|event| long_string(event).is_some());
+    let lifted = lent.peek().is_some()
+        || events.iter().any(|event| long_string(event).is_some() || long_changes(event).next().is_some());
     if lifted {
         write_events_lifted(out, events);
     } else {
@@ -452,6 +454,15 @@ fn events_to_js<'a>(
         for (i, event) in events.iter().enumerate() {
             if let Some((key, text)) = long_string(event) {
                 set_at(i, key, text);
+            }
+            let mut long = long_changes(event).peekable();
+            if long.peek().is_some() {
+                let object = js::get(&array, &JsValue::from_f64(i as f64));
+                if let Ok(list) = object.and_then(|object| js::get(&object, &"changes".into())) {
+                    for (at, text) in long {
+                        let _ = js::set(&list, &JsValue::from_f64(at as f64), &JsValue::from_str(text));
+                    }
+                }
             }
         }
         for (i, text) in lent {
@@ -495,8 +506,43 @@ fn string_of(event: &StreamEvent) -> Option<(&'static str, &str)> {
     Some((key, text.as_str()))
 }
 
-/// The event with its long string empty (the rest copied: short ids and names), when it has one.
+/// The long strings of a partial event's changes, by their position in its `changes` list.
+fn long_changes(event: &StreamEvent) -> impl Iterator<Item = (usize, &str)> {
+    let changes: &[Change] = match event {
+        StreamEvent::ToolCallPartial { changes, .. } | StreamEvent::OutputPartial { changes, .. } => changes,
+        _ => &[],
+    };
+    change_strings(changes).filter(|(_, text)| text.len() >= LONG)
+}
+
+/// A partial event's changes with each long string empty (the rest copied: keys, numbers and
+/// short strings).
+fn without_long_changes(changes: &[Change]) -> Vec<Change> {
+    let emptied = |text: &String| if text.len() >= LONG { String::new() } else { text.clone() };
+    let change = |change: &Change| match change {
+        Change::Append(text) => Change::Append(emptied(text)),
+        Change::Add { key, value: Value::String(text), open } => {
+            Change::Add { key: key.clone(), value: Value::String(emptied(text)), open: *open }
+        }
+        other => other.clone(),
+    };
+    changes.iter().map(change).collect()
+}
+
+/// The event with its long strings empty (the rest copied: short ids and names), when it has
+/// any.
 fn without_long_string(event: &StreamEvent) -> Option<StreamEvent> {
+    if long_changes(event).next().is_some() {
+        return Some(match event {
+            StreamEvent::ToolCallPartial { index, changes, choice } => {
+                StreamEvent::ToolCallPartial { index: *index, changes: without_long_changes(changes), choice: *choice }
+            }
+            StreamEvent::OutputPartial { changes, choice } => {
+                StreamEvent::OutputPartial { changes: without_long_changes(changes), choice: *choice }
+            }
+            _ => return None,
+        });
+    }
     long_string(event)?;
     Some(match event {
         StreamEvent::Text { choice, .. } => StreamEvent::Text { text: String::new(), choice: *choice },
@@ -591,6 +637,18 @@ mod tests {
             StreamEvent::ToolCallDelta { index: 0, arguments_delta: long("{\"q\":"), choice: 3 },
             StreamEvent::ToolCallEnd { index: 0, id: "c".into(), name: "f".into(), arguments: long("args"), choice: 0 },
             StreamEvent::ToolCallDelta { index: 1, arguments_delta: "{}".into(), choice: 0 },
+            StreamEvent::ToolCallPartial {
+                index: 0,
+                changes: vec![
+                    Change::Add { key: None, value: Value::Object(Default::default()), open: true },
+                    Change::Add { key: Some("q".into()), value: Value::String(long("value")), open: true },
+                    Change::Append(long("more")),
+                    Change::Close,
+                    Change::Add { key: Some("n".into()), value: Value::String("short".into()), open: false },
+                ],
+                choice: 0,
+            },
+            StreamEvent::OutputPartial { changes: vec![Change::Append(long("answer")), Change::Close], choice: 1 },
         ];
         let as_json = |events: &[StreamEvent]| {
             let mut plain = String::new();
