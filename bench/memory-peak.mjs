@@ -1,11 +1,12 @@
 // The wasm memory a stream costs, read from the module's `WebAssembly.Memory` through the glue:
 // `node bench/memory-peak.mjs [pkg-dir] [case...]`. Every case runs in a child process of its
 // own (wasm memory never shrinks, so its final size is the case's peak) and prints one line:
-// the input, the growth of wasm memory over the fresh instance, and that growth over the input.
+// the input (the text or arguments it carries), its largest event, the growth of wasm memory over
+// the fresh instance, and that growth over the input and over the largest event.
 //
 // Cases: one SSE event carrying 1 MB or 10 MB of text or of tool arguments (pushed in 64 KiB
 // chunks as a fetch reader hands them, and as one chunk, and as one string); one event of 10 MB
-// of text, reasoning or arguments in every other format and framing; a sequence of
+// of text, reasoning or arguments in every other format and framing, and with live partial JSON; a sequence of
 // streams of growing sizes in one instance; and the "ratchet": rounds of tool calls whose
 // arguments total the same bytes, at a new power-of-two length each round.
 import { execFileSync } from "node:child_process";
@@ -158,6 +159,23 @@ const FORMAT_EVENTS = {
       check: (m) => m.text === text,
     };
   },
+  "Chat arguments, live partial JSON": (text) => {
+    const args = JSON.stringify({ q: text });
+    const call = { index: 0, id: "call_1", type: "function", function: { name: "f", arguments: args } };
+    return {
+      body: sse(chatChunk({ tool_calls: [call] })) + sse(chatChunk({}, "tool_calls")) + "data: [DONE]\n\n",
+      options: { ...BIG_ARGUMENTS, partialJson: true },
+      check: (m) => m.toolCalls[0].arguments === args,
+    };
+  },
+  "Chat answer, live partial JSON with outputs": (text) => {
+    const answer = JSON.stringify({ city: text });
+    return {
+      body: sse(chatChunk({ content: answer })) + sse(chatChunk({}, "stop")) + "data: [DONE]\n\n",
+      options: { partialJson: true, agent: { model: { id: "m" }, outputs: [{ name: "city", kind: "string" }] } },
+      check: (m) => m.text === answer,
+    };
+  },
   "Gemini text": (text) => ({
     body: sse(geminiChunk([{ text }])) + sse(geminiChunk([{ text: "" }], "STOP")),
     check: (m) => m.text === text,
@@ -208,19 +226,35 @@ function run(wire, body, how, options = {}) {
 
 const BIG_ARGUMENTS = { maxToolArgumentBytes: 64 * MiB };
 
-/** name → what it does, given the package; returns the bytes the case's largest input carries. */
+/** The bytes of the largest event of `body`: an SSE event, a JSON array's element, or an AWS
+ * event-stream message (whose first four bytes are its length). */
+function largestEvent(body) {
+  if (typeof body === "string") {
+    return body.split(/\n\n|\r\n,/).reduce((largest, event) => Math.max(largest, Buffer.byteLength(event)), 0);
+  }
+  let largest = 0;
+  for (let at = 0; at + 4 <= body.length;) {
+    const length = new DataView(body.buffer, body.byteOffset + at).getUint32(0);
+    largest = Math.max(largest, length);
+    at += length;
+  }
+  return largest;
+}
+
+/** name → what it does, given the package; returns the bytes of the text (or arguments) the
+ * case's largest input carries, and for one large event, the bytes of that event. */
 const CASES = {};
 for (const mb of [1, 10]) {
   for (const how of ["64KiB", "whole", "string"]) {
     CASES[`text event ${mb} MB (${how})`] = (wire) => {
       const { text, body } = oneTextEvent(mb * 1e6);
       if (run(wire, body, how).text !== text) throw new Error("wrong text");
-      return Buffer.byteLength(text);
+      return { input: Buffer.byteLength(text), event: largestEvent(body) };
     };
     CASES[`arguments event ${mb} MB (${how})`] = (wire) => {
       const { text, body } = oneArgumentsEvent(mb * 1e6);
       if (run(wire, body, how, BIG_ARGUMENTS).toolCalls[0].arguments !== text) throw new Error("wrong arguments");
-      return Buffer.byteLength(text);
+      return { input: Buffer.byteLength(text), event: largestEvent(body) };
     };
   }
 }
@@ -230,7 +264,7 @@ for (const [name, make] of Object.entries(FORMAT_EVENTS)) {
       const text = textOf(10e6);
       const { body, options, check } = make(text);
       if (!check(run(wire, body, how, options))) throw new Error("wrong message");
-      return Buffer.byteLength(text);
+      return { input: Buffer.byteLength(text), event: largestEvent(body) };
     };
   }
 }
@@ -241,7 +275,7 @@ const streamsInARow = (sizes) => (wire) => {
     if (run(wire, body, "64KiB").text !== text) throw new Error("wrong text");
     largest = Math.max(largest, Buffer.byteLength(text));
   }
-  return largest;
+  return { input: largest };
 };
 CASES["one stream of 16 MB"] = streamsInARow([16]);
 CASES["streams of 1, 2, 4, 8, 16 MB in a row"] = streamsInARow([1, 2, 4, 8, 16]);
@@ -253,7 +287,7 @@ CASES["ratchet: 32 MB of arguments, 64 KB to 8 MB each"] = (wire) => {
     const message = run(wire, toolCallsStream(count, size), "64KiB", BIG_ARGUMENTS);
     if (message.toolCalls.length !== count || message.toolCalls[0].arguments.length !== size) throw new Error("wrong calls");
   }
-  return total;
+  return { input: total };
 };
 
 async function child(pkg, name) {
@@ -262,9 +296,9 @@ async function child(pkg, name) {
   const glue = await import(pathToFileURL(resolve(pkg, "llm_wire.js")));
   const memory = glue.initSync(undefined).memory;
   const before = memory.buffer.byteLength;
-  const input = CASES[name](wire);
+  const { input, event } = CASES[name](wire);
   const grown = memory.buffer.byteLength - before;
-  process.stdout.write(JSON.stringify({ name, input, before, grown }));
+  process.stdout.write(JSON.stringify({ name, input, event, before, grown }));
 }
 
 const [pkgArg, ...names] = process.argv.slice(2);
@@ -284,6 +318,8 @@ if (process.env.MEMORY_PEAK_CASE) {
       continue;
     }
     const mib = (n) => (n / MiB).toFixed(1).padStart(7);
-    console.log(`${name.padEnd(48)} input ${mib(r.input)} MiB  grown ${mib(r.grown)} MiB  ${(r.grown / r.input).toFixed(2).padStart(6)}x`);
+    const times = (n) => `${(r.grown / n).toFixed(2).padStart(6)}x`;
+    const event = r.event ? `  ${times(r.event)} the event (${mib(r.event).trim()} MiB)` : "";
+    console.log(`${name.padEnd(52)} input ${mib(r.input)} MiB  grown ${mib(r.grown)} MiB  ${times(r.input)} the input${event}`);
   }
 }
