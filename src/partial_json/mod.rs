@@ -428,6 +428,7 @@ pub fn write_changes(changes: &[Change], out: &mut String) {
 
 /// Each string that [`write_changes`] writes as an item of its own (an `Append`'s text, a string
 /// value added), with its position in the array: where a long one, written empty, is set after.
+#[cfg(any(target_arch = "wasm32", test))]
 pub(crate) fn change_strings(changes: &[Change]) -> impl Iterator<Item = (usize, &str)> {
     let mut next = 0;
     changes.iter().filter_map(move |change| {
