@@ -704,8 +704,6 @@ enum Decoded {
     Cut(usize),
 }
 
-/// Decodes string text from `at` into `out`, up to the closing quote or the end of `input`.
-/// Text that can no longer be JSON fails at its first wrong byte (offset in `input`).
 /// The bytes of `input` from `at` to the end of the string being read (its closing quote) or
 /// of the piece: at least what they decode to.
 fn string_span(input: &[u8], mut at: usize) -> usize {
@@ -721,6 +719,8 @@ fn string_span(input: &[u8], mut at: usize) -> usize {
     input.len() - start
 }
 
+/// Decodes string text from `at` into `out`, up to the closing quote or the end of `input`.
+/// Text that can no longer be JSON fails at its first wrong byte (offset in `input`).
 fn decode(input: &[u8], mut at: usize, out: &mut String) -> Result<Decoded, Fail> {
     loop {
         let stop = crate::json::next_string_stop(input, at);

@@ -418,9 +418,10 @@ fn read_options(options: &Value) -> crate::Result<(AccumulatorOptions, Option<Ag
 
 /// Events as plain JS data: JSON text written into `out` (kept for the next call, so a push
 /// allocates nothing for it once warm) and parsed once by the engine. A long string (a large
-/// delta, a tool call's whole arguments, a string in a partial event's changes) is left out of the JSON and set on its event after, as a
-/// JS string made straight from the event's bytes: it is not escaped into `out`, which would copy
-/// it once more in wasm memory, and the engine does not parse it. A `lent` string (by event
+/// delta, a tool call's whole arguments, a string in a partial event's changes) is left out of
+/// the JSON and set on its event after, as a JS string made straight from the event's bytes: it
+/// is not escaped into `out`, which would copy it once more in wasm memory, and the engine does
+/// not parse it. A `lent` string (by event
 /// position) is one the event has left empty and the message holds: it is set the same way.
 #[cfg_attr(llw_speed, optimize(speed))]
 fn events_to_js<'a>(
