@@ -41,6 +41,62 @@ fn read(body: &[u8], cuts: &[usize]) -> (FinalMessage, Vec<StreamEvent>) {
     (acc.finish(), errors)
 }
 
+/// The message and whether a limit was reached, `body` pushed in pieces cut at `cuts` with
+/// `max_buffered_bytes` small (128: just over the longest line of [`CHUNKS`]).
+fn read_with_small_buffer(body: &[u8], cuts: &[usize]) -> (FinalMessage, bool) {
+    let mut options = AccumulatorOptions::default();
+    options.limits.max_buffered_bytes = 128;
+    let mut acc = Accumulator::new(options);
+    let (mut from, mut limit) = (0, false);
+    for &cut in cuts.iter().chain([body.len()].iter()) {
+        match acc.push(&body[from..cut]) {
+            Ok(events) => {
+                limit |= events.iter().any(
+                    |e| matches!(e, StreamEvent::Error { error } if error.code.as_deref() == Some("limit_exceeded")),
+                )
+            }
+            Err(_) => break,
+        }
+        from = cut;
+    }
+    (acc.finish(), limit)
+}
+
+/// White space before the first frame: empty lines are nothing, whatever their number and
+/// wherever the stream is split; the white space of the first line counts as that line does.
+/// (Found by fuzzing: empty lines held across pushes reached `maxBufferedBytes` split, not
+/// whole.)
+#[test]
+fn white_space_before_the_first_frame_reaches_a_limit_only_when_its_line_does() {
+    let data: String = CHUNKS.iter().map(|c| format!("data: {c}\n\n")).collect();
+    let array = format!("[{}\r\n,\n{}]\n", CHUNKS[0], CHUNKS[1]);
+    let blank = "\n\r\n  \t\r\r\n".repeat(20);
+    // (body, whether a limit is reached, the text). Spaces that begin a line are part of it: a
+    // first line `   data: ...` is a field named `   data`, ignored, split or not.
+    for (body, limited, text) in [
+        ([blank.as_str(), &data].concat(), false, "Hello"),
+        (["\u{feff}", &blank, &data].concat(), false, "Hello"),
+        ([blank.as_str(), &array].concat(), false, "Hello"),
+        ([blank.as_str(), "\t".repeat(129).as_str(), &data].concat(), true, ""),
+        ([blank.as_str(), "   ", &data].concat(), false, "lo"),
+    ] {
+        let body = body.as_bytes();
+        let (whole, whole_limit) = read_with_small_buffer(body, &[]);
+        assert_eq!(whole_limit, limited, "{body:?}");
+        if !limited {
+            assert_eq!(whole.text, text, "{body:?}");
+        }
+        let one_by_one: Vec<usize> = (1..body.len()).collect();
+        for cuts in (0..=body.len()).map(|cut| vec![cut]).chain([one_by_one]) {
+            let (message, limit) = read_with_small_buffer(body, &cuts);
+            assert_eq!(limit, limited, "cut at {cuts:?}");
+            if !limited {
+                assert_eq!(message, whole, "cut at {cuts:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_streamed_json_array_of_chunks_reads_as_their_sse_form_at_every_split() {
     let body = format!("[{}\r\n,\n{}]\n", CHUNKS[0], CHUNKS[1]);

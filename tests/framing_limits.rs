@@ -101,13 +101,24 @@ fn an_event_stream_message_announcing_a_gibibyte_is_refused_before_it_is_held() 
 }
 
 #[test]
-fn endless_white_space_before_the_first_frame_is_refused_at_max_buffered_bytes() {
+fn endless_white_space_on_one_line_before_the_first_frame_is_refused_at_max_buffered_bytes() {
     let _turn = my_turn();
     let limits = Limits { max_buffered_bytes: MIB, ..Limits::default() };
-    let run = run(limits, b"", &[b'\n'; 65_536], 1 << 30);
+    let run = run(limits, b"", &[b' '; 65_536], 1 << 30);
     assert_eq!(run.error.map(|e| e.code), Some(ErrorCode::LimitExceeded));
     assert_eq!(run.accepted, MIB);
     assert!(run.peak < 3 * MIB, "peak heap {} bytes", run.peak);
+}
+
+/// Empty lines before the first frame are nothing in any framing: they are not held, however
+/// many, as empty lines after it are not.
+#[test]
+fn endless_empty_lines_before_the_first_frame_run_in_constant_memory() {
+    let _turn = my_turn();
+    let limits = Limits { max_buffered_bytes: MIB, ..Limits::default() };
+    let run = run(limits, b"", &[b"  \r\n".repeat(16_384), b"\t".repeat(9)].concat(), 256 * MIB);
+    assert!(run.error.is_none(), "{:?}", run.error);
+    assert!(run.peak < 16 * 1024, "peak heap {} bytes", run.peak);
 }
 
 #[test]

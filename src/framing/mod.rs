@@ -103,6 +103,8 @@ pub fn detect(first_bytes: &[u8]) -> Option<Framing> {
 struct Detector {
     state: Detecting,
     prelude: [u8; 12],
+    /// The stream began with a BOM.
+    bom: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -129,7 +131,10 @@ impl Detector {
             self.state = match self.state {
                 // The prelude's first byte, zero, is already in place.
                 Detecting::Bom(0) if byte == 0 => Detecting::Prelude(1),
-                Detecting::Bom(2) if byte == BOM[2] => Detecting::Space,
+                Detecting::Bom(2) if byte == BOM[2] => {
+                    self.bom = true;
+                    Detecting::Space
+                }
                 Detecting::Bom(n) if byte == BOM[n as usize] => Detecting::Bom(n + 1),
                 Detecting::Bom(0) | Detecting::Space => match byte {
                     b' ' | b'\t' | b'\n' | b'\r' => Detecting::Space,
@@ -151,6 +156,11 @@ impl Detector {
             };
         }
         None
+    }
+
+    /// Only white space (after a BOM, if any) so far.
+    fn in_space(&self) -> bool {
+        matches!(self.state, Detecting::Space)
     }
 
     /// The framing of a stream that ended undecided: a cut prelude is an event stream (which
@@ -262,14 +272,33 @@ impl FrameDecoder {
     {
         if let State::Detecting(detector, held) = &mut self.state {
             let Some(framing) = detector.push(chunk) else {
-                if held.len() + chunk.len() > self.limits.max_buffered_bytes {
-                    return Err(Error::new(
-                        ErrorCode::LimitExceeded,
-                        format!(
-                            "more than maxBufferedBytes ({} bytes) of white space before the stream's first frame",
-                            self.limits.max_buffered_bytes
-                        ),
-                    ));
+                // White space up to a line break is empty lines, nothing in any framing: only the
+                // BOM and what follows the last break (the start of the first line) are held, and
+                // counted as a line held between pushes is, so that where the stream is split
+                // does not decide whether a limit is reached. (Otherwise what is held is part of
+                // a BOM or of an event-stream prelude: at most 12 bytes.)
+                if detector.in_space() {
+                    let bom = if detector.bom { BOM.len() } else { 0 };
+                    let last_break = chunk.iter().rposition(|&b| b == b'\n' || b == b'\r');
+                    let line = match last_break {
+                        Some(at) => chunk.len() - at - 1,
+                        None => (held.len() + chunk.len()).saturating_sub(bom),
+                    };
+                    if line > self.limits.max_buffered_bytes {
+                        return Err(Error::new(
+                            ErrorCode::LimitExceeded,
+                            format!(
+                                "more than maxBufferedBytes ({} bytes) of white space before the stream's first frame",
+                                self.limits.max_buffered_bytes
+                            ),
+                        ));
+                    }
+                    if let Some(at) = last_break {
+                        held.clear();
+                        held.extend_from_slice(&BOM[..bom]);
+                        held.extend_from_slice(&chunk[at + 1..]);
+                        return Ok(());
+                    }
                 }
                 held.extend_from_slice(chunk);
                 return Ok(());

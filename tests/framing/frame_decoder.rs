@@ -217,9 +217,13 @@ fn a_known_framing_is_not_detected() {
 #[test]
 fn white_space_before_the_first_frame_is_held_within_the_limit() {
     let limits = Limits { max_buffered_bytes: 1000, ..Limits::default() };
-    let (framing, got) = decode_with(&limits, &[&[b'\n'; 1000], b"[1]"]);
+    // Empty lines are nothing: not held, however many.
+    let (framing, got) = decode_with(&limits, &[&[b'\n'; 999], b"\r\n\n", b"[1]"]);
     assert_eq!((framing, got), (Some(Framing::JsonArray), vec![event("message", b"1")]));
-    let (framing, got) = decode_with(&limits, &[&[b'\n'; 999], b"\n\n", b"[1]"]);
+    // White space on the first line is held, as that line's start, up to the limit.
+    let (framing, got) = decode_with(&limits, &[b"\n\n", &[b' '; 1000], b"[1]"]);
+    assert_eq!((framing, got), (Some(Framing::JsonArray), vec![event("message", b"1")]));
+    let (framing, got) = decode_with(&limits, &[b"\n", &[b' '; 999], b"\t\t", b"[1]"]);
     assert_eq!(framing, None);
     assert_eq!(
         got,
