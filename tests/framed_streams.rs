@@ -79,12 +79,19 @@ fn white_space_before_the_first_frame_reaches_a_limit_only_when_its_line_does() 
         ([blank.as_str(), &array].concat(), false, "Hello"),
         ([blank.as_str(), "\t".repeat(129).as_str(), &data].concat(), true, ""),
         ([blank.as_str(), "   ", &data].concat(), false, "lo"),
+        // A malformed array's error names the byte where it broke, counted from the stream's
+        // start however many empty lines came first.
+        ([blank.as_str(), "[", CHUNKS[0], " x]"].concat(), false, "Hel"),
     ] {
         let body = body.as_bytes();
         let (whole, whole_limit) = read_with_small_buffer(body, &[]);
         assert_eq!(whole_limit, limited, "{body:?}");
         if !limited {
             assert_eq!(whole.text, text, "{body:?}");
+        }
+        if let Some(error) = whole.error.as_ref().filter(|_| !limited) {
+            let at = body.len() - 2;
+            assert!(error.message.ends_with(&format!("at byte {at}")), "{error:?}");
         }
         let one_by_one: Vec<usize> = (1..body.len()).collect();
         for cuts in (0..=body.len()).map(|cut| vec![cut]).chain([one_by_one]) {

@@ -65,6 +65,12 @@ impl JsonArrayDecoder {
         }
     }
 
+    /// A decoder for a stream whose first `skipped` bytes (empty lines before the array) it is not
+    /// given: the positions its errors give are the stream's.
+    pub(crate) fn after(skipped: u64, limits: &Limits) -> Self {
+        JsonArrayDecoder { offset: skipped, ..JsonArrayDecoder::new(limits) }
+    }
+
     /// Splits `chunk`, calling `on_element` with every element it completes. Costs O(len)
     /// plus the callback.
     pub fn feed<F>(&mut self, chunk: &[u8], on_element: &mut F) -> Result<()>

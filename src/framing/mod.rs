@@ -105,6 +105,8 @@ struct Detector {
     prelude: [u8; 12],
     /// The stream began with a BOM.
     bom: bool,
+    /// Bytes of empty lines dropped before the first frame.
+    dropped: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -216,7 +218,7 @@ impl FrameDecoder {
 
     /// A decoder for a known framing (from the request, or a `Content-Type` header).
     pub fn with_framing(framing: Framing, limits: &Limits) -> Self {
-        FrameDecoder { state: start(framing, limits), limits: *limits, ended: Ended::default() }
+        FrameDecoder { state: start(framing, limits, 0), limits: *limits, ended: Ended::default() }
     }
 
     /// The framing in use, or `None` while it is still being detected.
@@ -250,8 +252,8 @@ impl FrameDecoder {
     {
         self.ended.check()?;
         if let State::Detecting(detector, held) = &mut self.state {
-            let held = std::mem::take(held);
-            self.state = start(detector.fallback(), &self.limits);
+            let (held, dropped) = (std::mem::take(held), detector.dropped);
+            self.state = start(detector.fallback(), &self.limits, dropped);
             let outcome = self.decode(&held, on_frame);
             self.ended.record(outcome)?;
         }
@@ -294,17 +296,19 @@ impl FrameDecoder {
                         ));
                     }
                     if let Some(at) = last_break {
+                        let before = held.len() + chunk.len();
                         held.clear();
                         held.extend_from_slice(&BOM[..bom]);
                         held.extend_from_slice(&chunk[at + 1..]);
+                        detector.dropped += (before - held.len()) as u64;
                         return Ok(());
                     }
                 }
                 held.extend_from_slice(chunk);
                 return Ok(());
             };
-            let held = std::mem::take(held);
-            self.state = start(framing, &self.limits);
+            let (held, dropped) = (std::mem::take(held), detector.dropped);
+            self.state = start(framing, &self.limits, dropped);
             self.decode(&held, on_frame)?;
         }
         self.decode(chunk, on_frame)
@@ -324,10 +328,12 @@ impl FrameDecoder {
     }
 }
 
-fn start(framing: Framing, limits: &Limits) -> State {
+/// The decoder of `framing`, after `dropped` bytes of empty lines that it is not given (a JSON
+/// array counts them in the positions its errors give).
+fn start(framing: Framing, limits: &Limits, dropped: u64) -> State {
     match framing {
         Framing::Sse => State::Sse(SseDecoder::new(limits)),
-        Framing::JsonArray => State::JsonArray(JsonArrayDecoder::new(limits)),
+        Framing::JsonArray => State::JsonArray(JsonArrayDecoder::after(dropped, limits)),
         Framing::EventStream => State::EventStream(EventStreamDecoder::new(limits)),
     }
 }
