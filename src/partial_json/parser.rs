@@ -542,9 +542,9 @@ impl Parser {
         let decoded = decode(input, i, &mut text);
         let checked = self.check_string(&text);
         if checked.is_ok() && !text.is_empty() {
-            match changes.last_mut() {
-                Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => s.push_str(&text),
-                _ => changes.push(Change::Append(text.clone())),
+            match growing(changes) {
+                Some(s) => s.push_str(&text),
+                None => changes.push(Change::Append(text.clone())),
             }
         }
         self.text = text;
@@ -555,10 +555,7 @@ impl Parser {
     /// none), sized first for the bytes the piece holds of it: a long string is decoded once,
     /// in place, not into a buffer that doubles and then copied.
     fn decode_in_place(&mut self, input: &[u8], i: usize, changes: &mut Vec<Change>) -> Result<Result<Decoded, Fail>> {
-        let mut text = match changes.last_mut() {
-            Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => std::mem::take(s),
-            _ => String::new(),
-        };
+        let mut text = growing(changes).map(std::mem::take).unwrap_or_default();
         let before = text.len();
         text.reserve(string_span(input, i));
         let decoded = decode(input, i, &mut text);
@@ -566,10 +563,10 @@ impl Parser {
         if checked.is_err() {
             text.truncate(before);
         }
-        match changes.last_mut() {
-            Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => *s = text,
-            _ if !text.is_empty() => changes.push(Change::Append(text)),
-            _ => {}
+        match growing(changes) {
+            Some(s) => *s = text,
+            None if !text.is_empty() => changes.push(Change::Append(text)),
+            None => {}
         }
         checked.map(|()| decoded)
     }
@@ -702,6 +699,15 @@ enum Decoded {
     /// At an escape or a character the end of the input cut: from there the bytes wait for
     /// the next piece.
     Cut(usize),
+}
+
+/// The string the last of `changes` grows, when it is one: the value an `Add` opened, or an
+/// `Append` (a string's text of one piece goes to one change).
+fn growing(changes: &mut [Change]) -> Option<&mut String> {
+    match changes.last_mut() {
+        Some(Change::Add { value: Value::String(s), open: true, .. } | Change::Append(s)) => Some(s),
+        _ => None,
+    }
 }
 
 /// The bytes of `input` from `at` to the end of the string being read (its closing quote) or
