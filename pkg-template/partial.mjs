@@ -115,7 +115,13 @@ export function makePartial(PartialJsonCore, partialJsonChanges) {
         if (this.#held) this.#flushHeld();
         return this.#state.apply(this.#core.pushBytes(piece));
       }
-      if (typeof piece !== "string") throw new TypeError("PartialJson.push takes a string or a Uint8Array");
+      if (typeof piece !== "string") {
+        // A TypeError, with the code and path every error of the package carries.
+        const error = new TypeError("PartialJson.push takes a string or a Uint8Array");
+        error.code = "invalid_input";
+        error.path = "piece";
+        throw error;
+      }
       let text = this.#held + piece;
       this.#held = "";
       const last = text.charCodeAt(text.length - 1);

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::to_json;
+use super::convert::{string_argument, to_json};
 use super::js;
 use crate::partial_json::{write_changes, Change, Parser, PartialOptions};
 
@@ -41,8 +41,8 @@ impl JsPartialJson {
 
     /// Reads the next piece of text; its changes. After an error every call throws it again.
     #[wasm_bindgen(unchecked_return_type = "PartialJsonChanges")]
-    pub fn push(&mut self, text: &str) -> Result<JsValue, JsValue> {
-        self.push_bytes(text.as_bytes())
+    pub fn push(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
+        self.push_bytes(string_argument(text, "text")?.as_bytes())
     }
 
     /// Reads the next piece as UTF-8 bytes, split anywhere (a character cut at the end waits
@@ -67,9 +67,10 @@ impl JsPartialJson {
 /// one-shot `parsePartialJson`).
 #[wasm_bindgen(js_name = partialJsonChanges, unchecked_return_type = "PartialJsonChanges")]
 pub fn partial_json_changes(
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "PartialJsonOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let text = string_argument(text, "text")?;
     let mut parser = Parser::new(&read_options(options)?);
     let mut changes = Vec::new();
     parser.push(text.as_bytes(), &mut changes)?;

@@ -138,6 +138,78 @@ test("registerTool and parseStructuredOutput with a non-string throw invalid_inp
   assert.deepEqual(full.parseStructuredOutput('{"a":"x"}', [{ name: "a", kind: "string" }]), { a: "x" });
 });
 
+/** Arguments of every JS type, for the calls below: each is wrong somewhere. */
+const ODD_ARGUMENTS = [5, NaN, null, undefined, true, 10n, Symbol("s"), () => 1, {}, ["a"], new Uint8Array(3), "x"];
+
+/** Each export called with `bad` in one argument, the others right; the stream entry has fewer. */
+function oddCalls(wire, bad) {
+  const agent = { model: { id: "m" } };
+  const hi = [{ role: "user", content: "hi" }];
+  const calls = {
+    "new Accumulator": () => new wire.Accumulator(bad),
+    "Accumulator.push": () => new wire.Accumulator().push(bad),
+    "Accumulator.pushJson": () => new wire.Accumulator({ format: "openai-chat" }).pushJson(bad),
+    "Accumulator.apply": () => new wire.Accumulator().apply(bad),
+    "Accumulator.abort": () => new wire.Accumulator().abort(bad),
+    "new PartialJson": () => new wire.PartialJson(bad),
+    "PartialJson.push": () => new wire.PartialJson().push(bad),
+    "parsePartialJson text": () => wire.parsePartialJson(bad),
+    "parsePartialJson options": () => wire.parsePartialJson("{", bad),
+  };
+  if (!wire.buildChatArgs) return calls;
+  return {
+    ...calls,
+    "buildChatArgs agent": () => wire.buildChatArgs(bad, hi),
+    "buildChatArgs messages": () => wire.buildChatArgs(agent, bad),
+    "buildRequest options": () => wire.buildRequest(agent, hi, bad),
+    "genAiAttributes": () => wire.genAiAttributes(bad),
+    "parseResponse": () => wire.parseResponse(bad),
+    "parseStructuredOutput outputs": () => wire.parseStructuredOutput("{}", bad),
+    "parseToolArguments": () => wire.parseToolArguments(bad),
+    "process agent": () => wire.process(bad, "{}"),
+    "process response": () => wire.process(agent, bad),
+    "registerTool definition": () => wire.registerTool("t", bad),
+    "toMessage": () => wire.toMessage(bad),
+    "asMessage": () => wire.asMessage(bad),
+  };
+}
+
+for (const [entry, wire] of Object.entries(ENTRIES)) {
+  test(`${entry}: every export given an argument of the wrong type throws a coded Error, never a trap`, () => {
+    for (const bad of ODD_ARGUMENTS) {
+      for (const [name, call] of Object.entries(oddCalls(wire, bad))) {
+        try {
+          const out = call();
+          if (out instanceof wire.Accumulator || out instanceof wire.PartialJson) out.free();
+        } catch (err) {
+          const shown = typeof bad === "symbol" || typeof bad === "bigint" ? String(bad) : JSON.stringify(bad);
+          assert.ok(!(err instanceof WebAssembly.RuntimeError), `${name}(${shown}) trapped: ${err}`);
+          assert.ok(err instanceof Error, `${name}(${shown}) threw ${err}`);
+          assert.equal(typeof err.code, "string", `${name}(${shown}) threw with no code: ${err}`);
+        }
+      }
+    }
+    // The module is untouched.
+    assert.deepEqual(wire.parsePartialJson('{"a":[1,'), { a: [1] });
+    const acc = new wire.Accumulator();
+    acc.push(TEXT("fine"));
+    assert.equal(acc.finish().text, "fine");
+  });
+}
+
+test("parsePartialJson and PartialJson.push name the argument that is not text", () => {
+  for (const bad of [5, NaN, null, undefined, {}, ["a"], true, 10n, Symbol("s"), new Uint16Array(2)]) {
+    assert.deepEqual(((e) => [e.code, e.path])(thrown(() => full.parsePartialJson(bad))), ["invalid_input", "text"]);
+    const partial = new stream.PartialJson();
+    const err = thrown(() => partial.push(bad));
+    assert.ok(err instanceof TypeError);
+    assert.deepEqual([err.code, err.path], ["invalid_input", "piece"]);
+    // The reader goes on: a refused piece is not read.
+    assert.deepEqual(partial.push('{"a":'), {});
+    partial.free();
+  }
+});
+
 // ---- string chunks ---------------------------------------------------------------------------
 
 /** The final message of `pieces` pushed in order (strings or bytes), then finish(). */
