@@ -10,6 +10,14 @@ trap 'rm -f "$log"' EXIT
 passed=0
 failed=0
 
+# A clean build and test run writes about 2.5 GB (target/, pkg/, the wasm test builds). A disk
+# that fills up fails it with errors that do not say why (a linker "Bus error", a missing
+# rmeta), so a short disk is named first.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt $(( 4 * 1024 * 1024 )) ]; then
+    echo "== warning: $(( free_kb / 1024 )) MB free on this disk; the build and tests need about 2.5 GB"
+fi
+
 # The sum of the numbers in the lines of $log that match the pattern $1.
 sum() { grep -oE "$1" "$log" | grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }'; }
 
