@@ -8,9 +8,13 @@
 //
 // Each shape's result is checked (the number of choices, tool calls, characters or tools it must
 // give) before its time counts: a shape that gives the wrong result, or an error, says so instead.
+// Beside llm-wire, each stream and body is read by a minimal JS reader at 100,000 items (the speed
+// benchmark's baseline: TextDecoder, eventsource-parser, JSON.parse, the entries gathered in a
+// Map), checked the same way: the time the same bytes take in plain JS.
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { createParser } from "eventsource-parser";
 
 const SIZES = [10_000, 100_000];
 const CHUNK = 64 * 1024;
@@ -30,6 +34,17 @@ function accumulate(wire, format, bytes) {
   return message;
 }
 
+/** A stream read by the minimal JS reader, in 64 KiB chunks: each event's JSON to `onJson`. */
+function jsRead(bytes, onJson) {
+  const parser = createParser({ onEvent: (event) => event.data !== "[DONE]" && onJson(JSON.parse(event.data)) });
+  const decoder = new TextDecoder();
+  for (let at = 0; at < bytes.length; at += CHUNK) parser.feed(decoder.decode(bytes.subarray(at, at + CHUNK), { stream: true }));
+  parser.feed(decoder.decode());
+}
+
+/** `map`'s entry at `key`, made by `make` when there is none. */
+const entry = (map, key, make) => map.get(key) ?? map.set(key, make()).get(key);
+
 const chatChoices = (order) => ({
   input: (n) => {
     const events = [];
@@ -40,6 +55,17 @@ const chatChoices = (order) => ({
     return sse(events);
   },
   run: (wire, bytes) => accumulate(wire, "openai-chat", bytes).choices?.length ?? 1,
+  baseline: (bytes) => {
+    const choices = new Map();
+    jsRead(bytes, (chunk) => {
+      for (const c of chunk.choices) {
+        const choice = entry(choices, c.index, () => ({ text: "", finish: null }));
+        choice.text += c.delta?.content ?? "";
+        choice.finish = c.finish_reason ?? choice.finish;
+      }
+    });
+    return [...choices.keys()].sort((a, b) => a - b).length;
+  },
   expect: (n) => n,
 });
 
@@ -58,6 +84,17 @@ const SHAPES = {
       index: 0, delta: { tool_calls: [{ index: i, id: `call_${i}`, type: "function", function: { name: "f", arguments: "{}" } }] },
     }]))),
     run: (wire, bytes) => accumulate(wire, "openai-chat", bytes).toolCalls.length,
+    baseline: (bytes) => {
+      const calls = new Map();
+      jsRead(bytes, (chunk) => {
+        for (const t of chunk.choices[0].delta.tool_calls ?? []) {
+          const call = entry(calls, t.index, () => ({ id: t.id, name: "", arguments: "" }));
+          call.name += t.function?.name ?? "";
+          call.arguments += t.function?.arguments ?? "";
+        }
+      });
+      return calls.size;
+    },
     expect: (n) => n,
   },
   "Responses stream: N function-call items": {
@@ -72,6 +109,21 @@ const SHAPES = {
       return sse(events);
     },
     run: (wire, bytes) => accumulate(wire, "openai-responses", bytes).toolCalls.length,
+    baseline: (bytes) => {
+      const items = new Map(), byId = new Map();
+      jsRead(bytes, (event) => {
+        if (event.type === "response.output_item.added") {
+          const call = { id: event.item.call_id, name: event.item.name, arguments: "" };
+          items.set(event.output_index, call);
+          byId.set(event.item.id, call);
+        } else if (event.type === "response.function_call_arguments.delta") {
+          byId.get(event.item_id).arguments += event.delta;
+        } else if (event.type === "response.output_item.done") {
+          items.get(event.output_index).arguments = event.item.arguments;
+        }
+      });
+      return items.size;
+    },
     expect: (n) => n,
   },
   "Responses stream: N text deltas, each in a new item": {
@@ -80,6 +132,13 @@ const SHAPES = {
       ...Array.from({ length: n }, (_, i) => ({ type: "response.output_text.delta", item_id: `msg_${i}`, output_index: i, content_index: 0, delta: "x" })),
     ]),
     run: (wire, bytes) => accumulate(wire, "openai-responses", bytes).text.length,
+    baseline: (bytes) => {
+      const texts = new Map();
+      jsRead(bytes, (event) => {
+        if (event.type === "response.output_text.delta") texts.set(event.item_id, (texts.get(event.item_id) ?? "") + event.delta);
+      });
+      return [...texts.values()].join("").length;
+    },
     expect: (n) => n,
   },
   "Anthropic stream: N blocks never stopped": {
@@ -92,16 +151,26 @@ const SHAPES = {
       return sse(events);
     },
     run: (wire, bytes) => accumulate(wire, "anthropic", bytes).text.length,
+    baseline: (bytes) => {
+      const blocks = new Map();
+      jsRead(bytes, (event) => {
+        if (event.type === "content_block_start") blocks.set(event.index, event.content_block.text ?? "");
+        else if (event.type === "content_block_delta") blocks.set(event.index, blocks.get(event.index) + event.delta.text);
+      });
+      return [...blocks.values()].join("").length;
+    },
     expect: (n) => n,
   },
   "toMessage: a body of N choices, descending": {
     input: choicesBody,
     run: (wire, body) => wire.toMessage(body).choices?.length ?? 1,
+    baseline: (body) => JSON.parse(body).choices.sort((a, b) => a.index - b.index).length,
     expect: (n) => n,
   },
   "process: a body of N choices, descending": {
     input: choicesBody,
     run: (wire, body) => wire.process({ model: { id: "m" } }, body),
+    baseline: (body) => JSON.parse(body).choices.find((c) => c.index === 0).message.content,
     expect: () => "choice 0",
   },
   "buildChatArgs: N function tools": {
@@ -134,16 +203,18 @@ const inputBytes = (input) => input instanceof Uint8Array ? input.length
   : new TextEncoder().encode(typeof input === "string" ? input : JSON.stringify(input)).length;
 
 // ---- one shape at one size, in this process (the child's side) ---------------------------------
-async function runOne(name, n) {
+/** Times shape `name` at `n` items, read by llm-wire or, with `reader` "js", by the JS reader. */
+async function runOne(name, n, reader) {
   const wire = await import("../pkg/node.mjs");
   const shape = SHAPES[name];
+  const run = reader === "js" ? shape.baseline : (input) => shape.run(wire, input);
   // A small run first, so the timed one does not pay for the first compilation.
-  shape.run(wire, shape.input(100));
+  run(shape.input(100));
   const input = shape.input(n);
   const t0 = performance.now();
   let got;
   try {
-    got = shape.run(wire, input);
+    got = run(input);
   } catch (err) {
     return { failed: `${err.code ?? err.name}: ${err.message}`.slice(0, 120) };
   }
@@ -154,8 +225,8 @@ async function runOne(name, n) {
 }
 
 // ---- every shape at every size, each in its own process (the parent's side) --------------------
-function measure(name, n, timeoutS) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", name, String(n)], {
+function measure(name, n, timeoutS, reader = "llm-wire") {
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", name, String(n), reader], {
     encoding: "utf8", timeout: timeoutS * 1000, maxBuffer: 1 << 20,
   });
   if (child.error?.code === "ETIMEDOUT" || child.signal) return { over: timeoutS };
@@ -171,9 +242,12 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
     "## Hostile input: time per shape at 10,000 and 100,000 items", "",
     `Each shape timed once per size in its own process, after a 100-item warm-up run, with a limit of ${timeoutS} s; ` +
     "a time counts only when the result is right. Linear work gives a ratio near 10. The input's size " +
-    `at ${SIZES.at(-1).toLocaleString("en")} items is beside it: the time reads against the bytes it took.`, "",
-    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio | input at ${SIZES.at(-1).toLocaleString("en")} |`,
-    `|---|${SIZES.map(() => "---:").join("|")}|---:|---:|`,
+    `at ${SIZES.at(-1).toLocaleString("en")} items is beside it: the time reads against the bytes it took. ` +
+    "So does the time a minimal JS reader takes on the same input (TextDecoder, eventsource-parser, " +
+    "JSON.parse, the entries gathered in a Map, or a body parsed and its choices sorted), which builds " +
+    "no events and no message: what the bytes cost in plain JS.", "",
+    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio | input at ${SIZES.at(-1).toLocaleString("en")} | JS reader at ${SIZES.at(-1).toLocaleString("en")} |`,
+    `|---|${SIZES.map(() => "---:").join("|")}|---:|---:|---:|`,
   ];
   for (const name of Object.keys(SHAPES)) {
     const results = SIZES.map((n) => measure(name, n, timeoutS));
@@ -181,8 +255,9 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
     const timed = (r) => r.ms !== undefined && !r.wrong && !r.failed;
     const ratio = timed(small) && timed(large) ? (large.ms / Math.max(small.ms, 0.01)).toFixed(1) : "–";
     const size = large.bytes === undefined ? "–" : `${(large.bytes / 1e6).toFixed(1)} MB`;
-    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} | ${size} |`;
-    log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}`);
+    const js = SHAPES[name].baseline ? cell(measure(name, SIZES.at(-1), timeoutS, "js")) : "–";
+    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} | ${size} | ${js} |`;
+    log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}; JS reader ${js}`);
     lines.push(row);
   }
   return lines;
@@ -190,7 +265,7 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
 
 const args = process.argv.slice(2);
 if (args[0] === "--one") {
-  process.stdout.write(JSON.stringify(await runOne(args[1], Number(args[2]))));
+  process.stdout.write(JSON.stringify(await runOne(args[1], Number(args[2]), args[3])));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = args.indexOf("--timeout");
   const quick = args.includes("--quick");
