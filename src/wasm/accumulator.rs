@@ -139,8 +139,10 @@ impl JsAccumulator {
         })
     }
 
-    /// Feeds the next bytes (split anywhere) and returns the events they complete.
-    #[wasm_bindgen(unchecked_return_type = "StreamEvent[]")]
+    /// Feeds the next bytes (split anywhere) and returns the events they complete; when they
+    /// are one `text` event of the first choice, its text alone (the package's `Accumulator`
+    /// lists it as `[{type: "text", text}]`).
+    #[wasm_bindgen(unchecked_return_type = "StreamEvent[] | string")]
     #[cfg_attr(llw_speed, optimize(speed))]
     pub fn push(
         &mut self,
@@ -177,6 +179,12 @@ impl JsAccumulator {
         let events = inner.events();
         if events.is_empty() {
             return Ok(js::Array::new().into());
+        }
+        // The commonest push, a text delta alone, skips writing and parsing JSON: an OpenAI text
+        // stream in 813 pushes of 64 B to 4 KB took 0.77 of the time (bench/FINDINGS.md).
+        if let [StreamEvent::Text { text, choice: 0 }] = events {
+            let text = inner.lent().next().map_or(text.as_str(), |(_, lent)| lent);
+            return Ok(JsValue::from_str(text));
         }
         events_to_js(&mut self.out, events, &mut inner.lent())
     }

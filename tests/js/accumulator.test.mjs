@@ -30,6 +30,28 @@ for (const fixture of streamFixtures()) {
   });
 }
 
+test("a push that gives one text event gives what the same event through JSON gives", () => {
+  // A lone text event of the first choice comes from wasm as its string; pushJson's events are
+  // always JSON. Short and lent (64 KiB and over) texts, escapes and non-ASCII alike.
+  const chunk = (delta, index = 0) => ({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index, delta }] });
+  const texts = ["plain", "é \"q\" \\ \u2028 🙂 \u0000", "x".repeat(70000) + "🙂", ""];
+  for (const [name, events] of [
+    ["text", texts.map((text) => [chunk({ content: text })])],
+    ["a second choice", texts.map((text) => [chunk({ content: text }, 1)])],
+    ["reasoning", texts.map((text) => [chunk({ reasoning_content: text })])],
+    ["text and a finish", texts.map((text) => [chunk({ content: text }), { ...chunk({}), choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }])],
+  ]) {
+    const bytes = new Accumulator({ format: "openai-chat" });
+    const json = new Accumulator({ format: "openai-chat" });
+    for (const group of events) {
+      const pushed = bytes.push(group.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+      const parsed = group.flatMap((e) => json.pushJson(e));
+      assert.deepEqual(pushed, parsed, name);
+    }
+    assert.deepEqual(bytes.finish(), json.finish(), name);
+  }
+});
+
 test("a string chunk is taken as UTF-8 text", () => {
   const acc = new Accumulator();
   acc.push('data: {"choices":[{"index":0,"delta":{"content":"héllo 🎉"},"finish_reason":"stop"}]}\n\n');
