@@ -541,18 +541,9 @@ fn without_long_changes(changes: &[Change]) -> Vec<Change> {
 /// The event with its long strings empty (the rest copied: short ids and names), when it has
 /// any.
 fn without_long_string(event: &StreamEvent) -> Option<StreamEvent> {
-    if long_changes(event).next().is_some() {
-        return Some(match event {
-            StreamEvent::ToolCallPartial { index, changes, choice } => {
-                StreamEvent::ToolCallPartial { index: *index, changes: without_long_changes(changes), choice: *choice }
-            }
-            StreamEvent::OutputPartial { changes, choice } => {
-                StreamEvent::OutputPartial { changes: without_long_changes(changes), choice: *choice }
-            }
-            _ => return None,
-        });
+    if long_string(event).is_none() && long_changes(event).next().is_none() {
+        return None;
     }
-    long_string(event)?;
     Some(match event {
         StreamEvent::Text { choice, .. } => StreamEvent::Text { text: String::new(), choice: *choice },
         StreamEvent::Reasoning { choice, .. } => StreamEvent::Reasoning { text: String::new(), choice: *choice },
@@ -569,6 +560,12 @@ fn without_long_string(event: &StreamEvent) -> Option<StreamEvent> {
             arguments: String::new(),
             choice: *choice,
         },
+        StreamEvent::ToolCallPartial { index, changes, choice } => {
+            StreamEvent::ToolCallPartial { index: *index, changes: without_long_changes(changes), choice: *choice }
+        }
+        StreamEvent::OutputPartial { changes, choice } => {
+            StreamEvent::OutputPartial { changes: without_long_changes(changes), choice: *choice }
+        }
         _ => return None,
     })
 }
