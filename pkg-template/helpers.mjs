@@ -13,8 +13,12 @@ function codedError(code, message, path) {
 
 // U+FFFD in UTF-8: what a high surrogate whose pair never came becomes, as the encoder makes it.
 const REPLACEMENT = new Uint8Array([0xef, 0xbf, 0xbd]);
-/** The events of a wasm `push`, which gives a lone text event of the first choice as its text. */
-const listed = (events) => typeof events === "string" ? [{ type: "text", text: events }] : events;
+/** The events of `chunk` pushed into the wasm accumulator, which gives a lone text event of the
+ * first choice as its text alone. */
+function pushed(wasm, chunk) {
+  const events = wasm.push(chunk);
+  return typeof events === "string" ? [{ type: "text", text: events }] : events;
+}
 const encoder = new TextEncoder();
 /** The UTF-16 length above which a string chunk is encoded in JS rather than by the glue. */
 const LONG_TEXT = 16384;
@@ -110,16 +114,16 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
       const wasm = Accumulator.#live(this);
       if (typeof chunk === "string") return this.#pushText(wasm, chunk);
       if (this.#high === undefined || !(chunk instanceof Uint8Array || chunk instanceof ArrayBuffer)) {
-        return listed(wasm.push(chunk));
+        return pushed(wasm, chunk);
       }
       // Bytes after a held high surrogate: its pair will not come.
       const first = this.#release(wasm);
-      const rest = listed(wasm.push(chunk));
+      const rest = pushed(wasm, chunk);
       return first.length ? first.concat(rest) : rest;
     }
 
     #pushText(wasm, text) {
-      if (text === "") return listed(wasm.push(text));
+      if (text === "") return pushed(wasm, text);
       const last = text.charCodeAt(text.length - 1);
       const high = last >= 0xd800 && last <= 0xdbff;
       if (this.#high !== undefined) text = this.#high + text;
@@ -127,7 +131,7 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
       // A long string goes through the encoder: the glue would reserve three bytes of wasm memory
       // per UTF-16 unit of a string with any non-ASCII character. A short one costs less through
       // the glue.
-      const events = listed(wasm.push(text.length > LONG_TEXT ? encoder.encode(text) : text));
+      const events = pushed(wasm, text.length > LONG_TEXT ? encoder.encode(text) : text);
       this.#high = high ? String.fromCharCode(last) : undefined;
       return events;
     }
@@ -137,7 +141,7 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
       if (this.#high === undefined) return [];
       this.#high = undefined;
       try {
-        return listed(wasm.push(REPLACEMENT));
+        return pushed(wasm, REPLACEMENT);
       } catch {
         // The accumulator refuses input (it failed or was flushed): the held half goes with it.
         return [];
