@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use common::{check_expect, pieces, random_cuts};
 use llm_wire::{
-    Accumulator, AccumulatorOptions, Block, FinalMessage, FinishReason, Format, Limits, Outcome, StreamEvent,
+    build_chat_args, Accumulator, AccumulatorOptions, Agent, Block, FinalMessage, FinishReason, Format, Limits,
+    Message, Outcome, StreamEvent,
 };
 use serde_json::{json, Value};
 
@@ -436,4 +437,56 @@ fn usage_is_the_last_snapshot_and_counts_nothing_from_chunks_without_counts() {
         "{events:?}"
     );
     assert_eq!(whole.usage, Some(usage));
+}
+
+/// The message of `body` read whole, cut in two at every byte, and one byte at a time: all the
+/// same.
+fn at_every_split(body: &[u8]) -> FinalMessage {
+    let whole = message_of(body);
+    for cut in 1..body.len() {
+        assert_eq!(read(&[&body[..cut], &body[cut..]], AccumulatorOptions::default()).1, whole, "cut at {cut}");
+    }
+    let bytewise: Vec<&[u8]> = body.chunks(1).collect();
+    assert_eq!(read(&bytewise, AccumulatorOptions::default()).1, whole, "one byte at a time");
+    whole
+}
+
+/// A signature on a `thought: true` part is Gemini's: the thought is reasoning like any other,
+/// with no (Claude) signature, and the part is kept whole as an `other` block `thought`, which
+/// goes back to Gemini as it came and to no other API.
+#[test]
+fn a_signed_thought_is_kept_whole_for_gemini_and_never_signs_reasoning() {
+    let thought = json!({"text": "pondering", "thought": true, "thoughtSignature": "R0VN"});
+    let bare = json!({"thought": true, "thoughtSignature": "QkFSRQ"});
+    let cases = [
+        vec![
+            chunk(json!([{"text": "pon", "thought": true}])),
+            chunk(json!([thought])),
+            last(json!([{"text": "Answer"}]), "STOP"),
+        ],
+        vec![last(json!([thought, {"text": "Answer"}]), "STOP")],
+        vec![chunk(json!([{"text": "pondering", "thought": true}, bare])), last(json!([{"text": "Answer"}]), "STOP")],
+    ];
+    for chunks in cases {
+        let message = at_every_split(&sse(&chunks));
+        let signed = if chunks.len() == 2 { &bare } else { &thought };
+        let content: Vec<Value> = serde_json::to_value(&message.content).unwrap().as_array().unwrap().clone();
+        assert!(content.iter().all(|b| b["type"] != "reasoning" || b.get("signature").is_none()), "{content:?}");
+        let others: Vec<&Value> = content.iter().filter(|b| b["type"] == "other").collect();
+        assert_eq!(others, [&json!({"type": "other", "providerType": "thought", "data": signed})]);
+        assert!(message.reasoning.ends_with("pondering") && message.text == "Answer", "{message:?}");
+
+        let user = |text: &str| Message::list_from_json(&json!([{"role": "user", "content": text}]).into()).unwrap();
+        let messages = [user("q"), vec![message.to_message()], user("more")].concat();
+        let body = |provider: &str| -> Value {
+            let agent = json!({"model": {"provider": provider, "id": "m"}});
+            build_chat_args(&Agent::from_json(&agent.into()).unwrap(), &messages).unwrap().into()
+        };
+        let parts = &body("google")["contents"][1]["parts"];
+        assert_eq!(parts, &json!([signed, {"text": "Answer"}]), "back to Gemini on the part that carried it");
+        for provider in ["anthropic", "bedrock", "openrouter"] {
+            let sent = body(provider).to_string();
+            assert!(!sent.contains("R0VN") && !sent.contains("QkFSRQ"), "{provider}: {sent}");
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! calls (arriving whole, or on Vertex AI streamed as `partialArgs`), and any other part
 //! (`executableCode`, `codeExecutionResult`, `inlineData`, ...) kept whole as an `other` block
 //! named by its kind, so it can be sent back as it came. A `thoughtSignature` stays on the
-//! block of the part that carried it. The stream ends with the chunk that gives every
+//! block of the part that carried it; a signed thought is also kept whole as an `other` block
+//! `thought`, as reasoning signatures are Claude's. The stream ends with the chunk that gives every
 //! candidate a `finishReason`.
 
 use std::borrow::Cow;
@@ -441,11 +442,18 @@ impl GeminiStream {
     #[cfg_attr(llw_speed, optimize(speed))]
     fn part(&mut self, at: usize, choice: u32, part: Part<'_>, b: &mut MessageBuilder) -> Result<()> {
         let signature = part.signature.as_deref().unwrap_or("");
+        // A signed thought is Gemini state, not a Claude signature: the part is kept whole to go
+        // back to Gemini as it came (docs/design.md, "Reasoning that goes back").
+        let signed_thought = part.thought && !signature.is_empty();
         match part.data {
             PartData::Text(text) if part.thought => {
                 b.reasoning_taking(choice, text)?;
-                b.reasoning_signature(choice, signature)
+                if signed_thought {
+                    b.other_block(choice, THOUGHT, raw_part(part.raw))?;
+                }
+                Ok(())
             }
+            PartData::None if signed_thought => b.other_block(choice, THOUGHT, raw_part(part.raw)),
             PartData::Text(text) => {
                 // A signed part is not joined to the text before it.
                 if !signature.is_empty() && !text.is_empty() {
@@ -456,11 +464,7 @@ impl GeminiStream {
             }
             PartData::None => b.text_signature(choice, signature),
             PartData::Call(call) => self.function_call(at, call, signature, b),
-            PartData::Other(kind) => {
-                // The reader validated these bytes as one JSON value, so they are UTF-8.
-                let raw = std::str::from_utf8(part.raw).unwrap_or("null");
-                b.other_block(choice, &kind, RawJson::from_valid(raw))
-            }
+            PartData::Other(kind) => b.other_block(choice, &kind, raw_part(part.raw)),
         }
     }
 
@@ -576,6 +580,16 @@ impl GeminiStream {
         }
         Ok(())
     }
+}
+
+/// The `other` block kind of a signed `thought: true` part, named by its `thought` member so
+/// that it goes back to Gemini as a Gemini part.
+const THOUGHT: &str = "thought";
+
+/// A part's bytes as the JSON they are.
+fn raw_part(raw: &[u8]) -> RawJson {
+    // The reader validated these bytes as one JSON value, so they are UTF-8.
+    RawJson::from_valid(std::str::from_utf8(raw).unwrap_or("null"))
 }
 
 /// The id of a call Gemini sent without one: `call_<responseId>_<n>`, or `call_<n>` when the
