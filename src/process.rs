@@ -229,8 +229,9 @@ pub fn process_with<'a>(
     outcome
 }
 
-/// The normalised message of a non-streamed chat, Responses, Anthropic or Bedrock body: the same shape
-/// and values `Accumulator::finish` gives for its streamed form, with `complete: true`.
+/// The normalised message of a non-streamed chat, Responses, Anthropic, Bedrock or Gemini body:
+/// the same shape and values `Accumulator::finish` gives for its streamed form (`complete: true`,
+/// but for a Gemini body whose candidates did not all finish or that carries an error).
 ///
 /// With an agent the API comes from it (`docs/design.md`, "Dispatch"); without one, from the
 /// body's shape. A provider error body is `Err(provider_error)`; embeddings and images have no
@@ -285,8 +286,8 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             Extra { refusal, output_text: body.output_text.as_deref().map(str::to_owned), failed: None }
         }
         Api::Gemini => {
-            gemini::response::feed(text, &mut b).map_err(invalid_body)??;
-            Extra::default()
+            let failed = gemini::response::feed(text, &mut b).map_err(invalid_body)??;
+            Extra { failed, ..Extra::default() }
         }
         _ => {
             let fed = openai_chat::response::Completion::read(text).map_err(invalid_body)?.feed(&mut b)?;
@@ -296,14 +297,16 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
             Extra { refusal: fed.refusal, output_text: None, failed: None }
         }
     };
-    // Every body ends as its stream does.
+    // Every body ends as its stream does; a Gemini stream is done when its candidates finish.
     b.end_all_choices()?;
-    b.done();
+    if api != Api::Gemini {
+        b.done();
+    }
     // The builder also produced stream events; a body has no use for them.
     b.events.clear();
     let message = b.build();
     let mut extra = extra;
-    if let (Api::Gemini, Some(error)) = (api, &message.error) {
+    if let (Api::Gemini, None, Some(error)) = (api, &extra.failed, &message.error) {
         let detail = ProviderDetail { kind: None, code: error.code.clone(), retryable: error.retryable == Some(true) };
         extra.failed = Some(Error::provider(error.message.clone(), detail));
     }

@@ -9,6 +9,7 @@ use std::path::Path;
 use common::check_expect;
 use llm_wire::{
     process, to_message, Accumulator, AccumulatorOptions, Agent, Block, ErrorCode, FinalMessage, FinishReason,
+    ProcessResult,
 };
 use serde_json::{json, Value};
 
@@ -319,4 +320,123 @@ fn an_api_type_gemini_does_not_have_is_invalid_input() {
         let err = process(&agent("gemini/x", api_type, false), "{}").unwrap_err();
         assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.model.apiType")));
     }
+}
+
+/// `chunks` as `alt=sse` streams them.
+fn sse(chunks: &[Value]) -> String {
+    chunks.iter().map(|c| format!("data: {c}\r\n\r\n")).collect()
+}
+
+/// The message of a stream, the same whole and cut in two at every byte.
+fn finished(stream: &str) -> FinalMessage {
+    let read = |pieces: &[&[u8]]| {
+        let mut acc = Accumulator::new(AccumulatorOptions::default());
+        for piece in pieces {
+            acc.push(piece).unwrap();
+        }
+        acc.finish()
+    };
+    let stream = stream.as_bytes();
+    let whole = read(&[stream]);
+    for cut in 1..stream.len() {
+        assert_eq!(read(&[&stream[..cut], &stream[cut..]]), whole, "cut at {cut}");
+    }
+    whole
+}
+
+/// A body's message is the message of the same chunks streamed, given as one array (what
+/// `streamGenerateContent` returns without `alt=sse`) and, for one chunk, as the object.
+fn same_as_streamed(chunks: &[Value]) -> FinalMessage {
+    let streamed = finished(&sse(chunks));
+    let array = Value::Array(chunks.to_vec()).to_string();
+    assert_eq!(to_message(array.as_str(), None).unwrap(), streamed, "{array}");
+    if let [chunk] = chunks {
+        assert_eq!(to_message(chunk.to_string().as_str(), None).unwrap(), streamed, "{chunk}");
+    }
+    streamed
+}
+
+fn text_chunk(text: &str) -> Value {
+    json!({"candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "index": 0}], "responseId": "r"})
+}
+
+/// An error after some chunks keeps their text and is the message's error, as in the stream;
+/// `process` throws it with Google's status and code. An error first is thrown by both.
+#[test]
+fn an_error_after_some_chunks_keeps_their_text_as_the_stream_does() {
+    let error = json!({"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}});
+    let message = same_as_streamed(&[text_chunk("Hello "), error.clone()]);
+    assert_eq!(message.text, "Hello ");
+    let info = message.error.unwrap();
+    assert_eq!((info.message.as_str(), info.code.as_deref(), info.retryable), ("overloaded", Some("503"), Some(true)));
+    assert!(!message.complete);
+    let array = json!([text_chunk("Hello "), error]).to_string();
+    let err = process(&agent("gemini/x", "chat", false), array.as_str()).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, "overloaded"));
+    let detail = err.provider.clone().unwrap();
+    assert_eq!(
+        (detail.kind.as_deref(), detail.code.as_deref(), detail.retryable),
+        (Some("UNAVAILABLE"), Some("503"), true)
+    );
+    let first = json!([{"error": {"code": 400, "message": "bad", "status": "INVALID_ARGUMENT"}}, text_chunk("a")]);
+    assert_eq!(to_message(first.to_string().as_str(), None).unwrap_err().code, ErrorCode::ProviderError);
+}
+
+/// Without a finish reason on every candidate the answer may be cut: not complete, body or
+/// stream alike, though its text is still the result.
+#[test]
+fn a_body_without_a_finish_reason_is_not_complete() {
+    let message = same_as_streamed(&[text_chunk("Hel")]);
+    assert_eq!((message.text.as_str(), message.complete), ("Hel", false));
+    let message = same_as_streamed(&[text_chunk("Hel"), text_chunk("lo")]);
+    assert_eq!((message.text.as_str(), message.complete), ("Hello", false));
+    assert_eq!(
+        process(&agent("gemini/x", "chat", false), text_chunk("Hel").to_string().as_str()).unwrap(),
+        ProcessResult::Text("Hel".into())
+    );
+    let mut done = text_chunk("lo");
+    done["candidates"][0]["finishReason"] = json!("STOP");
+    assert!(same_as_streamed(&[text_chunk("Hel"), done]).complete);
+}
+
+/// A body with no candidate and no blocked prompt answers nothing: `empty_response`, as a chat
+/// body with no choices is.
+#[test]
+fn a_body_with_no_candidate_is_an_empty_response() {
+    let usage = r#"{"usageMetadata": {"promptTokenCount": 3, "totalTokenCount": 3}, "responseId": "r"}"#;
+    let cases = ["{}", usage, r#"{"candidates": []}"#, "[]", r#"[{"usageMetadata": {"trafficType": "ON_DEMAND"}}]"#];
+    for body in cases {
+        let err = process(&agent("gemini/x", "chat", false), body).unwrap_err();
+        assert_eq!(err.code, ErrorCode::EmptyResponse, "{body}");
+        assert_eq!(
+            to_message(body, Some(&agent("vertex/x", "chat", false))).unwrap_err().code,
+            ErrorCode::EmptyResponse
+        );
+    }
+    assert_eq!(process(&agent("x", "chat", false), "{}").unwrap_err().code, ErrorCode::EmptyResponse);
+    assert_eq!(to_message(usage, None).unwrap_err().code, ErrorCode::EmptyResponse);
+}
+
+/// Every recorded stream, given whole as the array `streamGenerateContent` returns without
+/// `alt=sse`, reads through `toMessage` as its stream reads through `finish()`.
+#[test]
+fn every_recorded_stream_as_an_array_body_is_its_streamed_message() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut read = 0;
+    for dir in ["gemini", "vertex"] {
+        for file in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_none_or(|e| e != "sse") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let chunks: Vec<&str> = text.split("\r\n\r\n").filter_map(|event| event.strip_prefix("data: ")).collect();
+            let mut acc = Accumulator::new(AccumulatorOptions::default());
+            acc.push(text.as_bytes()).unwrap();
+            let array = format!("[{}]", chunks.join(","));
+            assert_eq!(to_message(array.as_str(), None).unwrap(), acc.finish(), "{}", path.display());
+            read += 1;
+        }
+    }
+    assert!(read > 5, "{read} recordings");
 }

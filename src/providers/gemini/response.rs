@@ -4,7 +4,7 @@
 
 use super::stream::{Chunk, GeminiStream};
 use crate::accumulator::MessageBuilder;
-use crate::error::Result;
+use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Reader};
 use crate::process::errors::provider_error;
 
@@ -15,19 +15,27 @@ fn chunks(text: &str) -> JsonResult<Vec<Chunk<'_>>> {
     texts.into_iter().map(|text| Chunk::read(text.as_bytes())?.ok_or_else(JsonError::not_an_object)).collect()
 }
 
-/// Feeds the body in `text` to `b` (the caller then ends the message). A body that is not an
-/// object, or an array of objects, is `Err` of the JSON error; a body with an `error` object is
-/// `Ok(Err(provider_error))`.
-pub(crate) fn feed(text: &str, b: &mut MessageBuilder) -> JsonResult<Result<()>> {
+/// Feeds the body in `text` to `b` as its stream would be fed (the caller then ends the
+/// message). A body that is not an object, or an array of objects, is `Err` of the JSON error;
+/// an error body (or an array that starts with one) is `Ok(Err(provider_error))`, and so is a
+/// body with nothing to answer with (`empty_response`: no candidate, no blocked prompt). An
+/// error after some chunks is on the message, as the stream has it, and also `Ok(Ok(Some))`:
+/// the provider error `process` throws.
+pub(crate) fn feed(text: &str, b: &mut MessageBuilder) -> JsonResult<Result<Option<Error>>> {
     let chunks = chunks(text)?;
-    if let Some(error) = chunks.iter().find_map(|chunk| chunk.error.as_ref()) {
+    if let Some(error) = chunks.first().and_then(|chunk| chunk.error.as_ref()) {
         return Ok(Err(provider_error(error)));
     }
+    if !chunks.iter().any(Chunk::answers) {
+        return Ok(Err(Error::new(ErrorCode::EmptyResponse, "the Gemini response has no candidates")));
+    }
+    let failed = chunks.iter().find_map(|chunk| chunk.error.as_ref()).map(provider_error);
     let mut stream = GeminiStream::default();
     Ok((|| {
         for chunk in chunks {
             stream.chunk(chunk, b)?;
         }
-        stream.flush(b)
+        stream.flush(b)?;
+        Ok(failed)
     })())
 }

@@ -143,6 +143,11 @@ impl<'a> Chunk<'a> {
         })
     }
 
+    /// Whether the chunk answers the request: a candidate, a blocked prompt or an error.
+    pub(crate) fn answers(&self) -> bool {
+        !self.candidates.is_empty() || self.block_reason.0.is_some() || self.error.is_some()
+    }
+
     /// What the chunk does when its whole effect is one candidate's text and the usage: the
     /// template it can be.
     fn only_text(&self) -> Option<OnlyText> {
