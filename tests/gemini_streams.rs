@@ -235,15 +235,17 @@ fn signed_parts_are_never_joined_to_one_another_or_to_text_before_them() {
     }
 }
 
+/// Candidate `index` with one text part and, if given, its finish reason.
+fn candidate(index: u32, text: &str, finish: Option<&str>) -> Value {
+    let mut c = json!({"content": {"parts": [{"text": text}], "role": "model"}, "index": index});
+    if let Some(finish) = finish {
+        c["finishReason"] = json!(finish);
+    }
+    c
+}
+
 #[test]
 fn several_candidates_are_choices_and_the_stream_ends_when_all_have_finished() {
-    let candidate = |index: u32, text: &str, finish: Option<&str>| {
-        let mut c = json!({"content": {"parts": [{"text": text}], "role": "model"}, "index": index});
-        if let Some(finish) = finish {
-            c["finishReason"] = json!(finish);
-        }
-        c
-    };
     let first = json!({"candidates": [candidate(0, "a", None), candidate(1, "b", None)], "responseId": "r"});
     let second = json!({"candidates": [candidate(1, "c", Some("STOP"))], "responseId": "r"});
     let third = json!({"candidates": [candidate(0, "d", Some("MAX_TOKENS"))], "responseId": "r"});
@@ -488,5 +490,24 @@ fn a_signed_thought_is_kept_whole_for_gemini_and_never_signs_reasoning() {
             let sent = body(provider).to_string();
             assert!(!sent.contains("R0VN") && !sent.contains("QkFSRQ"), "{provider}: {sent}");
         }
+    }
+}
+
+/// Whatever order the candidates first appear in, the stream is complete only when every one
+/// seen has finished: one that first appears after the others finished is waited for.
+#[test]
+fn a_candidate_first_seen_after_the_others_finished_is_waited_for() {
+    let candidate = |index, text, finish| json!({"candidates": [candidate(index, text, finish)], "responseId": "r"});
+    let (zero_done, one) = (candidate(0, "a", Some("STOP")), candidate(1, "b", None));
+    let one_done = candidate(1, "c", Some("MAX_TOKENS"));
+    let cut = at_every_split(&sse(&[zero_done.clone(), one.clone()]));
+    assert!(!cut.complete, "candidate 1 has not finished");
+    assert_eq!(cut.choices.as_ref().unwrap()[1].raw_finish_reason, None);
+    let (zero, zero_done_late) = (candidate(0, "a", None), candidate(0, "d", Some("STOP")));
+    for chunks in [vec![zero_done, one, one_done.clone()], vec![zero, one_done, zero_done_late]] {
+        let message = at_every_split(&sse(&chunks));
+        assert!(message.complete, "{chunks:?}");
+        let choices = message.choices.unwrap();
+        assert!(choices.iter().all(|c| c.raw_finish_reason.is_some()), "{choices:?}");
     }
 }

@@ -8,8 +8,8 @@
 //! (`executableCode`, `codeExecutionResult`, `inlineData`, ...) kept whole as an `other` block
 //! named by its kind, so it can be sent back as it came. A `thoughtSignature` stays on the
 //! block of the part that carried it; a signed thought is also kept whole as an `other` block
-//! `thought`, as reasoning signatures are Claude's. The stream ends with the chunk that gives every
-//! candidate a `finishReason`.
+//! `thought`, as reasoning signatures are Claude's. The stream is complete when, at its end,
+//! every candidate seen has a `finishReason`.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -382,9 +382,6 @@ impl GeminiStream {
         if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
             b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
         }
-        if b.all_choices_finished() {
-            b.done();
-        }
         Ok(())
     }
 
@@ -578,10 +575,14 @@ impl GeminiStream {
     }
 
     /// The input ended: every candidate ends as it would at its finish reason, in the order
-    /// the candidates appeared.
+    /// the candidates appeared. The stream is done when every candidate seen has finished,
+    /// judged only now: a candidate may first appear after the others have finished.
     pub(crate) fn flush(&mut self, b: &mut MessageBuilder) -> Result<()> {
         for at in 0..self.choices.len() {
             self.end_candidate(at, b)?;
+        }
+        if b.all_choices_finished() {
+            b.done();
         }
         Ok(())
     }
