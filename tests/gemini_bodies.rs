@@ -141,16 +141,19 @@ fn check_calls(path: &str) {
         .map(|(n, p)| json!({"id": format!("call_{response_id}_{n}"), "name": p["functionCall"]["name"], "arguments": p["functionCall"]["args"].to_string()}))
         .collect();
     assert_eq!(result(path, false), Value::Array(want.clone()), "{path}");
-    let signatures: Vec<Option<&str>> = message
-        .content
-        .iter()
-        .map(|b| match b {
-            Block::ToolCall { signature, .. } => signature.as_deref(),
+    let (mut signatures, mut kept) = (Vec::new(), Vec::new());
+    for block in &message.content {
+        match block {
+            Block::ToolCall { signature, .. } => signatures.push(signature.as_deref()),
+            Block::Other { provider_type, data } => kept.push(json!({provider_type: data.get()})),
             other => panic!("{path}: {other:?}"),
-        })
-        .collect();
+        }
+    }
     let want_signatures: Vec<Option<&str>> = calls.iter().map(|p| p["thoughtSignature"].as_str()).collect();
     assert_eq!(signatures, want_signatures, "{path}");
+    // Why the candidate stopped, after its calls.
+    let finish_message = body["candidates"][0].get("finishMessage").map(|m| json!({"finishMessage": m.to_string()}));
+    assert_eq!(kept, Vec::from_iter(finish_message), "{path}");
     assert_eq!(message.finish_reason, FinishReason::ToolCalls, "{path}");
     check_common(path, &body, &message);
 }

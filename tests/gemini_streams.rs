@@ -511,3 +511,31 @@ fn a_candidate_first_seen_after_the_others_finished_is_waited_for() {
         assert!(choices.iter().all(|c| c.raw_finish_reason.is_some()), "{choices:?}");
     }
 }
+
+/// `finishMessage` (with `MALFORMED_FUNCTION_CALL`, the only copy of the broken call) is kept
+/// as an `other` block when the candidate ends, body and stream alike, and is not sent back.
+#[test]
+fn the_finish_message_is_kept_when_the_candidate_ends() {
+    let broken = "Malformed function call: print(default_api.f(x=\"\u{e9}";
+    let mut end = last(json!([]), "MALFORMED_FUNCTION_CALL");
+    end["candidates"][0]["finishMessage"] = json!(broken);
+    let chunks = [chunk(json!([{"text": "Let me call f."}])), end];
+    let message = at_every_split(&sse(&chunks));
+    let body = Value::Array(chunks.to_vec()).to_string();
+    assert_eq!(llm_wire::to_message(body.as_str(), None).unwrap(), message);
+    assert_eq!(llm_wire::to_message(chunks[1].to_string().as_str(), None).unwrap().content, message.content[1..]);
+    let [Block::Text { .. }, Block::Other { provider_type, data }] = message.content.as_slice() else {
+        panic!("the text, then the finish message: {:?}", message.content);
+    };
+    assert_eq!(
+        (provider_type.as_str(), serde_json::from_str::<Value>(data.get()).unwrap()),
+        ("finishMessage", json!(broken))
+    );
+    assert_eq!(
+        (message.finish_reason, message.raw_finish_reason.as_deref()),
+        (FinishReason::Error, Some("MALFORMED_FUNCTION_CALL"))
+    );
+    let agent = Agent::from_json(&json!({"model": {"provider": "google", "id": "m"}}).into()).unwrap();
+    let sent: Value = build_chat_args(&agent, &[message.to_message()]).unwrap().into();
+    assert_eq!(sent["contents"], json!([{"role": "model", "parts": [{"text": "Let me call f."}]}]));
+}

@@ -48,13 +48,15 @@ struct Candidate<'a> {
     index: Option<u64>,
     parts: Vec<Part<'a>>,
     finish_reason: Scalar<'a>,
-    /// `groundingMetadata`, `urlContextMetadata` and `citationMetadata` as JSON text.
+    /// The [`METADATA`] members it has, as JSON text.
     metadata: Vec<(&'static str, &'a str)>,
 }
 
-/// What candidate metadata is kept, as an `other` block of that name: restated on every chunk,
-/// so only the last one is kept.
-const METADATA: [&str; 3] = ["groundingMetadata", "urlContextMetadata", "citationMetadata"];
+/// What candidate data is kept, as an `other` block of that name when the candidate ends: the
+/// metadata restated on every chunk (so only the last one is kept), and `finishMessage`, why it
+/// stopped (with `MALFORMED_FUNCTION_CALL`, the only copy of the broken call). Their data is no
+/// Gemini part, so they are never sent back.
+const METADATA: [&str; 4] = ["groundingMetadata", "urlContextMetadata", "citationMetadata", "finishMessage"];
 
 struct Part<'a> {
     data: PartData<'a>,
