@@ -443,3 +443,36 @@ fn every_recorded_stream_as_an_array_body_is_its_streamed_message() {
     }
     assert!(read > 5, "{read} recordings");
 }
+
+/// `genAiAttributes` reads a whole `streamGenerateContent` body (the array of chunks) as its
+/// stream is read: the same attributes as its final message gives, the response id, model,
+/// usage and finish reasons among them.
+#[test]
+fn gen_ai_attributes_read_an_array_body_as_its_stream() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for name in ["gemini/pyd-thinking-stream.sse", "vertex/vercel-streamed-function-call-args.sse"] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        let chunks: Vec<Value> = text
+            .split("\r\n\r\n")
+            .filter_map(|event| event.strip_prefix("data: "))
+            .map(|data| serde_json::from_str(data).unwrap())
+            .collect();
+        let agent = agent(name, "chat", false);
+        let mut acc = Accumulator::new(AccumulatorOptions::default());
+        acc.push(text.as_bytes()).unwrap();
+        let message = serde_json::to_value(acc.finish()).unwrap();
+        let attributes = |response: Value| -> Value {
+            llm_wire::gen_ai_attributes(&agent, &llm_wire::Value::Null, Some(&response.into())).into()
+        };
+        let got = attributes(Value::Array(chunks.clone()));
+        assert_eq!(got, attributes(message), "{name}");
+        let last = chunks.last().unwrap();
+        assert_eq!(got["gen_ai.response.id"], chunks[0]["responseId"], "{name}");
+        assert_eq!(got["gen_ai.response.model"], last["modelVersion"], "{name}");
+        assert_eq!(got["gen_ai.response.finish_reasons"], json!([last["candidates"][0]["finishReason"]]), "{name}");
+        let usage = &last["usageMetadata"];
+        let count = |key: &str| usage[key].as_u64().unwrap_or(0);
+        let output = count("candidatesTokenCount") + count("thoughtsTokenCount");
+        assert_eq!(got["gen_ai.usage.output_tokens"], json!(output), "{name}");
+    }
+}

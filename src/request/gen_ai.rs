@@ -65,7 +65,7 @@ fn convention_name(key: &str) -> Option<&'static str> {
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
 /// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from
-/// the response (a provider body or a `FinalMessage`) the usage, finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
+/// the response (a provider body, a Gemini array of chunks, or a `FinalMessage`) the usage, finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
 pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
     // Scalars and arrays of scalars only: the text always reads back.
     to_value(&write_gen_ai_attributes(agent, request, response)).unwrap_or(Value::Null)
@@ -138,6 +138,15 @@ fn is_attribute_value(value: &Value) -> bool {
 }
 
 fn add_response(attributes: &mut Fields, agent: &Agent, response: &Value) {
+    // A whole `streamGenerateContent` body, an array of chunks, is read as its stream is: what
+    // its message says (docs/design.md, "Gemini").
+    if let (Value::Array(_), Ok(Api::Gemini)) = (response, Api::of(agent)) {
+        let message = crate::process::to_message(response, Some(agent)).ok();
+        if let Some(Ok(message)) = message.map(|message| parse_value(&message.to_json_text())) {
+            add_response(attributes, agent, &message);
+        }
+        return;
+    }
     // Gemini's body names them `responseId` and `modelVersion`.
     for (key, gemini_key) in [("id", "responseId"), ("model", "modelVersion")] {
         let text = response.get(key).or_else(|| response.get(gemini_key)).and_then(Value::as_str);
