@@ -65,7 +65,8 @@ fn convention_name(key: &str) -> Option<&'static str> {
 
 /// `gen_ai.*` attributes (§7.1.8): operation, provider, model, every request option as
 /// `gen_ai.request.*` (from a request body or a whole [`super::HttpRequest`] as JSON), and from
-/// the response (a provider body, a Gemini array of chunks, or a `FinalMessage`) the usage, finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
+/// the response (a provider body, a Gemini array of chunks, or a `FinalMessage`) the usage,
+/// finish reasons, id and model. Values that OpenTelemetry cannot hold (objects) are skipped.
 pub fn gen_ai_attributes(agent: &Agent, request: &Value, response: Option<&Value>) -> Value {
     // Scalars and arrays of scalars only: the text always reads back.
     to_value(&write_gen_ai_attributes(agent, request, response)).unwrap_or(Value::Null)
