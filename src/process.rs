@@ -13,7 +13,7 @@ pub use span::{message_span, Span};
 use std::borrow::Cow;
 
 use crate::accumulator::MessageBuilder;
-use crate::error::{Error, ErrorCode, ProviderDetail, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::json::{read_document, JsonError, JsonResult, Reader};
@@ -304,8 +304,7 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let message = b.build();
     let mut extra = extra;
     if let (Api::Gemini, Some(error)) = (api, &message.error) {
-        let detail = ProviderDetail { kind: None, code: error.code.clone(), retryable: error.retryable == Some(true) };
-        extra.failed = Some(Error::provider(error.message.clone(), detail));
+        extra.failed = Some(error.to_error());
     }
     Ok((message, extra))
 }

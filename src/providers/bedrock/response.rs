@@ -215,6 +215,13 @@ fn exception_name(error_type: &str) -> String {
     name.rsplit('#').next().unwrap_or_default().to_owned()
 }
 
+/// An event stream's exception name as AWS spells the error type in a header, a body and its
+/// SDKs (`throttlingException` → `ThrottlingException`), so a caller branches on one name.
+pub(crate) fn error_type_name(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
 /// Whether an AWS exception, in either spelling (`ThrottlingException` in a header or body,
 /// `throttlingException` in an event stream), is one AWS documents as worth retrying.
 pub(crate) fn is_retryable_exception(name: &str) -> bool {
