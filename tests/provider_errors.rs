@@ -154,3 +154,26 @@ fn replayed_events_keep_the_provider_s_type_and_code() {
     let err = replay.finish().result(false).unwrap_err();
     assert_eq!(err.provider.as_deref(), Some(&detail));
 }
+
+/// Google's status names alone, without the HTTP code: the transient ones are retryable.
+#[test]
+fn a_google_status_without_its_code_is_retryable_when_transient() {
+    let cases = [
+        ("UNAVAILABLE", true),
+        ("RESOURCE_EXHAUSTED", true),
+        ("INTERNAL", true),
+        ("DEADLINE_EXCEEDED", true),
+        ("INVALID_ARGUMENT", false),
+        ("PERMISSION_DENIED", false),
+        ("NOT_FOUND", false),
+    ];
+    for (status, retryable) in cases {
+        let body = json!({"error": {"message": "m", "status": status}});
+        let err = process(&agent("google", ""), body.to_string().as_str()).unwrap_err();
+        let detail = err.provider.as_deref().unwrap();
+        assert_eq!((detail.kind.as_deref(), detail.code.as_deref()), (Some(status), None));
+        assert_eq!(detail.retryable, retryable, "{status}: the body");
+        let streamed = stream_error(format!("data: {body}\n\n").as_bytes(), 5);
+        assert_eq!(streamed, err, "{status}: the stream");
+    }
+}

@@ -135,6 +135,11 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "rate_limit_exceeded"
             | "timeout"
             | "timeout_error"
+            // Google's status names for 503, 429, 500 and 504, for an error without its HTTP code.
+            | "UNAVAILABLE"
+            | "RESOURCE_EXHAUSTED"
+            | "INTERNAL"
+            | "DEADLINE_EXCEEDED"
             // AWS event-stream exceptions (Bedrock) that AWS documents as worth retrying.
             | "throttlingException"
             | "serviceUnavailableException"
