@@ -177,3 +177,50 @@ fn a_google_status_without_its_code_is_retryable_when_transient() {
         assert_eq!(streamed, err, "{status}: the stream");
     }
 }
+
+/// Without an agent, AWS's error bodies (a `message` or `Message` string, with at most `__type`
+/// and `code` beside) are Bedrock's provider errors; a body with anything else keeps its format.
+#[test]
+fn an_aws_error_body_without_an_agent_is_a_bedrock_provider_error() {
+    // (body, message, type, code, retryable)
+    let cases = [
+        (
+            json!({"message": "Too many requests", "__type": "ThrottlingException"}),
+            "Too many requests",
+            Some("ThrottlingException"),
+            None,
+            true,
+        ),
+        (
+            json!({"__type": "com.amazonaws.bedrock#ValidationException", "message": "bad"}),
+            "bad",
+            Some("ValidationException"),
+            None,
+            false,
+        ),
+        (json!({"Message": "User is not authorized"}), "User is not authorized", None, None, false),
+        (json!({"message": "slow down", "code": 429}), "slow down", None, Some("429"), true),
+    ];
+    for (body, message, kind, code, retryable) in cases {
+        let err = llm_wire::to_message(body.to_string().as_str(), None).unwrap_err();
+        assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, message), "{body}");
+        let detail = err.provider.as_deref().unwrap();
+        assert_eq!(
+            (detail.kind.as_deref(), detail.code.as_deref(), detail.retryable),
+            (kind, code, retryable),
+            "{body}"
+        );
+        // The same body with its agent gives the same error.
+        assert_eq!(process(&agent("bedrock", ""), body.to_string().as_str()).unwrap_err(), err, "{body}");
+    }
+    // Anything else beside the message, or a message that is not a string, is not AWS's shape.
+    for body in [
+        json!({"message": "m", "__type": "ThrottlingException", "choices": []}),
+        json!({"message": {"role": "assistant", "content": "hi"}}),
+        json!({"__type": "ThrottlingException"}),
+        json!({"message": "m", "code": {"n": 1}}),
+    ] {
+        let err = llm_wire::to_message(body.to_string().as_str(), None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::EmptyResponse, "{body}: read as Chat");
+    }
+}

@@ -265,3 +265,10 @@ test("a failed response takes its AWS error type from x-amzn-ErrorType and retry
   const ok = new Response(JSON.stringify(message), { headers: { "x-amzn-ErrorType": "ThrottlingException" } });
   assert.deepEqual(await thrown(() => wire.processResponse(bedrock, ok)), await thrown(() => wire.process(bedrock, message)));
 });
+
+test("toMessage without an agent reads AWS's error bodies as Bedrock's provider errors", async () => {
+  const throttled = await thrown(() => wire.toMessage({ message: "m", __type: "ThrottlingException" }));
+  assert.deepEqual(throttled, { code: "provider_error", message: "m", providerType: "ThrottlingException", providerCode: undefined, retryable: true });
+  const denied = await thrown(() => wire.toMessage('{"Message":"User is not authorized"}'));
+  assert.deepEqual(denied, { code: "provider_error", message: "User is not authorized", providerType: undefined, providerCode: undefined, retryable: false });
+});
