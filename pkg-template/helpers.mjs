@@ -271,9 +271,19 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
    * §8's process for a `fetch` Response: reads it to the end and resolves to what `process`
    * gives for a body, or `result()` for a stream; `options.onSpan` receives the `process` span
    * either way. Streamed when the content type says so, else when its first byte that is not
-   * blank is anything but `{` (a JSON body is an object).
+   * blank is anything but `{` (a JSON body is an object). A failed response's `provider_error`
+   * also learns what its headers and status say (see `withResponse`).
    */
   async function processResponse(agent, response, options) {
+    try {
+      return await readResponse(agent, response, options);
+    } catch (err) {
+      throw withResponse(err, response);
+    }
+  }
+
+  /** What `processResponse` resolves to, before a failed response's error is completed. */
+  async function readResponse(agent, response, options) {
     if (Object(response) !== response || typeof response.headers?.get !== "function" || !("body" in response)) {
       throw codedError("invalid_input", "processResponse takes a fetch Response", "response");
     }
@@ -286,7 +296,7 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
       const streamed = STREAM_TYPES.some((t) => type.startsWith(t)) || (first.length > 0 && firstByte(first) !== 0x7b);
       const result = streamed
         ? await readStream(agent, reader, first, options?.onSpan)
-        : process(agent, await readText(reader, first), options);
+        : process(agent, withErrorType(response, await readText(reader, first)), options);
       read = true;
       return result;
     } finally {
@@ -337,6 +347,45 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
   return process
     ? { Accumulator, streamEvents, AccumulatorStream, processResponse }
     : { Accumulator, streamEvents, AccumulatorStream };
+}
+
+/** The AWS error type of a failed response: its `x-amzn-ErrorType` header, without the `:url`
+ * AWS adds (`ThrottlingException:http://internal.amazon.com/...`); undefined without one. */
+function awsErrorType(response) {
+  if (response.ok) return undefined;
+  return response.headers.get("x-amzn-errortype")?.split(":")[0] || undefined;
+}
+
+/** A failed response's body, given its AWS error type as `__type` (the member Bedrock reads it
+ * from) when the header names one and the body is an object without its own. */
+function withErrorType(response, text) {
+  const type = awsErrorType(response);
+  if (type === undefined) return text;
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (Object(body) !== body || Array.isArray(body) || "__type" in body) return text;
+  return { ...body, __type: type };
+}
+
+/** HTTP statuses that name a transient failure: a rate limit, a server error, a gateway's. */
+const RETRY_STATUSES = [429, 500, 502, 503, 504];
+
+/**
+ * A failed response's `provider_error`, completed from the response: the AWS error type from
+ * its header when the body names none, and `retryable` from its status when the body names
+ * neither a type nor a code (the type the header gave does not count). Other errors as they are.
+ */
+function withResponse(err, response) {
+  if (err?.code !== "provider_error" || response.ok) return err;
+  const type = awsErrorType(response);
+  const said = err.providerCode !== undefined || (err.providerType !== undefined && err.providerType !== type);
+  if (err.providerType === undefined && type !== undefined) err.providerType = type;
+  if (!said && RETRY_STATUSES.includes(response.status)) err.retryable = true;
+  return err;
 }
 
 /** Content types of streamed responses; anything else is told by its first bytes. */

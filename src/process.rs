@@ -13,7 +13,7 @@ pub use span::{message_span, Span};
 use std::borrow::Cow;
 
 use crate::accumulator::MessageBuilder;
-use crate::error::{Error, ErrorCode, ProviderDetail, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::json::{read_document, JsonError, JsonResult, Reader};
@@ -103,12 +103,14 @@ impl Api {
     }
 
     /// Without an agent: the API a body's shape names (`type: "message"`, `object: "response"`
-    /// or an `output` list; Bedrock's `output` object or `stopReason`, or AWS's error body, a
-    /// `message` string alone; Gemini's members or error shape, or an array of its chunks; else
-    /// chat).
+    /// or an `output` list; Bedrock's `output` object or `stopReason`, or AWS's error body: a
+    /// `message` (or `Message`) string with at most `__type` and `code` beside; Gemini's members
+    /// or error shape, or an array of its chunks; else chat).
     fn detect(text: &str) -> Result<Api> {
         let (mut kind, mut object, mut has_output) = (Scalar::default(), Scalar::default(), false);
-        let (mut bedrock, mut message_only, mut members) = (false, false, 0);
+        use crate::json::Kind;
+        // AWS's error body: how many members fit it, and whether one is its message.
+        let (mut bedrock, mut aws_message, mut aws_members, mut members) = (false, false, 0, 0);
         let mut is_gemini = false;
         // What follows a value that is not an object is checked first: `[1] x` is not JSON.
         let is_object = read_document(text.as_bytes(), |r| {
@@ -122,7 +124,12 @@ impl Api {
                         _ => has_output = r.raw_non_null()?.is_some(),
                     },
                     b"stopReason" => bedrock = true,
-                    b"message" => message_only = r.peek()? == crate::json::Kind::String,
+                    b"message" | b"Message" if r.peek()? == Kind::String => {
+                        aws_message = true;
+                        aws_members += 1;
+                    }
+                    b"__type" if r.peek()? == Kind::String => aws_members += 1,
+                    b"code" if matches!(r.peek()?, Kind::String | Kind::Number) => aws_members += 1,
                     b"candidates" | b"promptFeedback" | b"usageMetadata" => is_gemini = true,
                     b"error" => {
                         r.object(|r, key| {
@@ -145,7 +152,7 @@ impl Api {
         }
         Ok(match (kind.as_deref(), object.as_deref()) {
             _ if is_gemini => Api::Gemini,
-            _ if bedrock || (message_only && members == 1) => Api::Bedrock,
+            _ if bedrock || (aws_message && aws_members == members) => Api::Bedrock,
             (Some("message" | "error"), _) => Api::Anthropic,
             (_, Some("response")) => Api::Responses,
             _ if has_output => Api::Responses,
@@ -307,8 +314,7 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
     let message = b.build();
     let mut extra = extra;
     if let (Api::Gemini, None, Some(error)) = (api, &extra.failed, &message.error) {
-        let detail = ProviderDetail { kind: None, code: error.code.clone(), retryable: error.retryable == Some(true) };
-        extra.failed = Some(Error::provider(error.message.clone(), detail));
+        extra.failed = Some(error.to_error());
     }
     Ok((message, extra))
 }

@@ -518,6 +518,8 @@ impl MessageBuilder {
                         code: Some(error.code.as_str().to_owned()),
                         outcome: Outcome::Determinate,
                         retryable: Some(false),
+                        provider_type: None,
+                        provider_code: None,
                     },
                 });
                 return Ok(());
@@ -1045,6 +1047,8 @@ impl MessageBuilder {
                 code: Some(ErrorCode::ModelRefused.as_str().to_owned()),
                 outcome: Outcome::Determinate,
                 retryable: Some(false),
+                provider_type: None,
+                provider_code: None,
             })?;
         }
         Ok(())
@@ -1298,7 +1302,8 @@ fn event_string(event: &mut StreamEvent) -> Option<&mut String> {
 
 /// What keeping an error takes: its message and code.
 fn error_bytes(error: &ErrorInfo) -> usize {
-    error.message.len() + error.code.as_ref().map_or(0, String::len)
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    error.message.len() + text(&error.code) + text(&error.provider_type) + text(&error.provider_code)
 }
 
 #[cfg(test)]

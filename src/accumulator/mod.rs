@@ -262,6 +262,8 @@ impl Accumulator {
                 code: Some(ErrorCode::TransportError.as_str().to_owned()),
                 outcome: Outcome::Indeterminate,
                 retryable: Some(true),
+                provider_type: None,
+                provider_code: None,
             });
         }
         self.end();
@@ -311,6 +313,8 @@ impl Accumulator {
                 code: Some(err.code.as_str().to_owned()),
                 outcome: Outcome::Indeterminate,
                 retryable: Some(false),
+                provider_type: None,
+                provider_code: None,
             });
             self.failed = Some(err);
         }
@@ -381,9 +385,10 @@ fn on_frame(decoder: &mut Decoder, builder: &mut MessageBuilder, frame: &Frame<'
 }
 
 /// The error an event-stream exception or error message reports: its type (or code) as the
-/// code, its message (an exception's JSON `message`) as the message, retryable when AWS
-/// documents the exception as transient (throttling, service unavailable, internal server,
-/// model stream error, model not ready, model timeout).
+/// code, and as the provider's type spelled as a body or header names it; its message (an
+/// exception's JSON `message`) as the message; retryable when AWS documents the exception as
+/// transient (throttling, service unavailable, internal server, model stream error, model not
+/// ready, model timeout).
 fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
     let message = match frame.kind {
         FrameKind::Error => Some(frame.message.to_owned()),
@@ -405,6 +410,8 @@ fn framing_error(frame: &Frame<'_>) -> ErrorInfo {
         code: Some(frame.name.to_owned()),
         outcome: Outcome::Determinate,
         retryable: Some(bedrock::is_retryable_exception(frame.name)),
+        provider_type: Some(bedrock::error_type_name(frame.name)).filter(|t| !t.is_empty()),
+        provider_code: None,
     }
 }
 

@@ -430,6 +430,8 @@ fn full_message(s: &str) -> FinalMessage {
             code: Some("c".into()),
             outcome: Outcome::Indeterminate,
             retryable: Some(true),
+            provider_type: Some(s.into()),
+            provider_code: Some("429".into()),
         }),
         complete: true,
         choices: Some(vec![
@@ -440,6 +442,8 @@ fn full_message(s: &str) -> FinalMessage {
                     code: None,
                     outcome: Outcome::Determinate,
                     retryable: None,
+                    provider_type: None,
+                    provider_code: None,
                 }),
                 usage: Some(usage("{}")),
                 ..choice

@@ -29,7 +29,8 @@ pub enum Outcome {
     Indeterminate,
 }
 
-/// An error reported inside a stream, and kept on the final message.
+/// An error reported inside a stream, and kept on the final message. A provider's error also
+/// carries the provider's own type and code, as the `provider_error` thrown for it does.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorInfo {
     pub message: String,
@@ -38,6 +39,12 @@ pub struct ErrorInfo {
     pub outcome: Outcome,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
+    /// The provider's error type (`rate_limit_error`, `RESOURCE_EXHAUSTED`, `ThrottlingException`).
+    #[serde(rename = "providerType", skip_serializing_if = "Option::is_none")]
+    pub provider_type: Option<String>,
+    /// The provider's error code (`rate_limit_exceeded`, `429`), numbers as text.
+    #[serde(rename = "providerCode", skip_serializing_if = "Option::is_none")]
+    pub provider_code: Option<String>,
 }
 
 /// One normalised stream event (docs/design.md, "Streaming"). `choice` is omitted for the
@@ -269,7 +276,14 @@ impl StreamEvent {
                     }
                 };
                 StreamEvent::Error {
-                    error: ErrorInfo { message: text("message")?, code: opt_text("code")?, outcome, retryable },
+                    error: ErrorInfo {
+                        message: text("message")?,
+                        code: opt_text("code")?,
+                        outcome,
+                        retryable,
+                        provider_type: opt_text("providerType")?,
+                        provider_code: opt_text("providerCode")?,
+                    },
                 }
             }
             _ => {
@@ -431,6 +445,8 @@ impl ErrorInfo {
         if let Some(retryable) = self.retryable {
             o.bool("retryable", retryable);
         }
+        o.opt_str("providerType", self.provider_type.as_deref());
+        o.opt_str("providerCode", self.provider_code.as_deref());
     }
 }
 
@@ -527,6 +543,8 @@ mod tests {
                     code: None,
                     outcome: Outcome::Indeterminate,
                     retryable: None,
+                    provider_type: None,
+                    provider_code: None,
                 },
             },
             StreamEvent::Error {
@@ -535,6 +553,8 @@ mod tests {
                     code: Some("c".into()),
                     outcome: Outcome::Determinate,
                     retryable: Some(false),
+                    provider_type: Some(nasty.into()),
+                    provider_code: Some("503".into()),
                 },
             },
         ]);

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::{ErrorInfo, FinishReason, RawJson, Usage};
+use crate::error::{Error, ErrorCode, ProviderDetail};
 use crate::json::write::{Object, WriteJson};
 
 /// A tool call (§8.7): `arguments` is always a JSON string.
@@ -116,21 +117,36 @@ impl FinalMessage {
     /// A refusal fails with `model_refused`; any other stream error fails with its own code
     /// (`provider_error` for a provider's), so a caller never mistakes partial text for an answer.
     pub fn result(&self, has_outputs: bool) -> crate::Result<super::ProcessResult> {
-        use crate::error::{Error, ErrorCode};
         if let Some(error) = &self.error {
-            let code = match error.code.as_deref() {
-                Some("model_refused") => ErrorCode::ModelRefused,
-                Some("limit_exceeded") => ErrorCode::LimitExceeded,
-                Some("transport_error") => ErrorCode::TransportError,
-                Some("invalid_json") => ErrorCode::InvalidJson,
-                _ => ErrorCode::ProviderError,
-            };
-            return Err(Error::new(code, error.message.clone()));
+            return Err(error.to_error());
         }
         if !self.tool_calls.is_empty() {
             return Ok(super::ProcessResult::ToolCalls(self.tool_calls.clone()));
         }
         Ok(super::ProcessResult::of_text(self.text.clone(), has_outputs))
+    }
+}
+
+impl ErrorInfo {
+    /// The error a message that failed with this one throws: its own code for a refusal, an
+    /// exceeded limit, a transport failure or data that is not JSON; else a `provider_error`
+    /// with the provider's type, code and retryability, as `process` throws for its body.
+    pub(crate) fn to_error(&self) -> Error {
+        let code = match self.code.as_deref() {
+            Some("model_refused") => ErrorCode::ModelRefused,
+            Some("limit_exceeded") => ErrorCode::LimitExceeded,
+            Some("transport_error") => ErrorCode::TransportError,
+            Some("invalid_json") => ErrorCode::InvalidJson,
+            _ => {
+                let detail = ProviderDetail {
+                    kind: self.provider_type.clone(),
+                    code: self.provider_code.clone(),
+                    retryable: self.retryable == Some(true),
+                };
+                return Error::provider(self.message.clone(), detail);
+            }
+        };
+        Error::new(code, self.message.clone())
     }
 }
 

@@ -101,14 +101,17 @@ impl<'a> ErrorBody<'a> {
     }
 
     /// The error as a stream error: the provider's message and code (its type when it has no
-    /// code), determinate, with retryability from the type or code.
+    /// code), determinate, with retryability from the type or code, and the type and code
+    /// themselves beside, as the `provider_error` thrown for the same body has them.
     pub(crate) fn info(&self) -> ErrorInfo {
-        let code = self.code.as_deref().or(self.kind.as_deref());
+        let (kind, code) = (self.kind.as_deref(), self.code.as_deref());
         ErrorInfo {
             message: self.message.as_deref().unwrap_or("the provider reported an error").to_owned(),
-            code: code.map(str::to_owned),
+            code: code.or(kind).map(str::to_owned),
             outcome: Outcome::Determinate,
-            retryable: Some(is_retryable(self.kind.as_deref()) || is_retryable(self.code.as_deref())),
+            retryable: Some(is_retryable(kind) || is_retryable(code)),
+            provider_type: kind.map(str::to_owned),
+            provider_code: code.map(str::to_owned),
         }
     }
 }
@@ -132,6 +135,11 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "rate_limit_exceeded"
             | "timeout"
             | "timeout_error"
+            // Google's status names for 503, 429, 500 and 504, for an error without its HTTP code.
+            | "UNAVAILABLE"
+            | "RESOURCE_EXHAUSTED"
+            | "INTERNAL"
+            | "DEADLINE_EXCEEDED"
             // AWS event-stream exceptions (Bedrock) that AWS documents as worth retrying.
             | "throttlingException"
             | "serviceUnavailableException"
@@ -158,6 +166,8 @@ pub(crate) fn invalid_chunk(err: &str) -> ErrorInfo {
         code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
         outcome: Outcome::Indeterminate,
         retryable: Some(false),
+        provider_type: None,
+        provider_code: None,
     }
 }
 

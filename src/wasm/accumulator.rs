@@ -45,7 +45,8 @@ export interface Usage {
   /** The provider's own usage object, untouched. */
   raw: JsonValue;
 }
-export interface StreamError { message: string; code?: string; outcome: Outcome; retryable?: boolean }
+/** A stream's error; a provider's also carries the provider's own error type and code. */
+export interface StreamError { message: string; code?: string; outcome: Outcome; retryable?: boolean; providerType?: string; providerCode?: string }
 export type StreamEvent =
   | { type: "start"; id?: string; model?: string; provider?: string }
   | { type: "text"; text: string; choice?: number }

@@ -82,9 +82,6 @@ impl From<Error> for JsValue {
         if let Some(path) = &error.path {
             set("path", path.as_str().into());
         }
-        // Only the response readers of the full module make a provider error with detail: the
-        // stream entry (built without `wasm-full`) leaves this branch out.
-        #[cfg(feature = "wasm-full")]
         if let Some(detail) = &error.provider {
             if let Some(kind) = &detail.kind {
                 set("providerType", kind.as_str().into());

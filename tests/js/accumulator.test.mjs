@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Accumulator, AccumulatorStream, buildChatArgs, streamEvents } from "../../pkg/node.mjs";
+import * as streamEntry from "../../pkg/stream/node.mjs";
 import { checkExpect, randomPieces, streamFixtures } from "./expect.mjs";
 
 function run(pieces, format = "auto") {
@@ -242,4 +243,23 @@ test("AccumulatorStream frees on completion and on cancel", async () => {
     await reader.cancel("user left");
     assert.equal(t.freed(), 2);
   } finally { t.restore(); }
+});
+
+test("result() of a stream that failed with a provider error throws its type, code and retryable, in both entries", () => {
+  const error = { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } };
+  const bytes = `data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: ${JSON.stringify(error)}\n\n`;
+  for (const Acc of [Accumulator, streamEntry.Accumulator]) {
+    const acc = new Acc();
+    acc.push(bytes);
+    const message = acc.finish();
+    assert.deepEqual(message.error, {
+      message: "Rate limit reached", code: "rate_limit_exceeded", outcome: "determinate", retryable: true,
+      providerType: "requests", providerCode: "rate_limit_exceeded",
+    });
+    assert.throws(() => acc.result(), (err) => {
+      assert.deepEqual([err.code, err.message, err.providerType, err.providerCode, err.retryable],
+        ["provider_error", "Rate limit reached", "requests", "rate_limit_exceeded", true]);
+      return true;
+    });
+  }
 });

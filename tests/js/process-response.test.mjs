@@ -196,3 +196,79 @@ test("the stream entry has no processResponse: it has no process for a body that
   assert.equal(typeof wire.processResponse, "function");
   assert.equal(streamEntry.processResponse, undefined);
 });
+
+/** The error `call` rejects with, as the fields a caller retries by. */
+async function thrown(call) {
+  try {
+    await call();
+  } catch (err) {
+    const { code, message, providerType, providerCode, retryable } = err;
+    return { code, message, providerType, providerCode, retryable };
+  }
+  assert.fail("expected a rejection");
+}
+
+test("a stream's provider error rejects with the type, code and retryable process gives for its body", async () => {
+  const google = { model: { id: "gemini-2.5-flash", provider: "google" } };
+  const error = { error: { code: 429, message: "quota", status: "RESOURCE_EXHAUSTED" } };
+  const fromBody = await thrown(() => wire.process(google, error));
+  assert.deepEqual(fromBody, {
+    code: "provider_error", message: "quota", providerType: "RESOURCE_EXHAUSTED", providerCode: "429", retryable: true,
+  });
+  // `streamGenerateContent` without `alt=sse`: a JSON array, here with the failed status.
+  const array = new Response(JSON.stringify([error]), { status: 429, headers: { "content-type": "application/json" } });
+  assert.deepEqual(await thrown(() => wire.processResponse(google, array)), fromBody);
+  const sse = new Response(`data: ${JSON.stringify(error)}\n\n`, { headers: { "content-type": "text/event-stream" } });
+  assert.deepEqual(await thrown(() => wire.processResponse(google, sse)), fromBody);
+
+  const anthropic = { model: { id: "claude", provider: "anthropic" } };
+  const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+  const events = `event: message_start\ndata: {"type":"message_start","message":{"id":"m","content":[]}}\n\nevent: error\ndata: ${JSON.stringify(overloaded)}\n\n`;
+  const streamed = new Response(events, { headers: { "content-type": "text/event-stream" } });
+  assert.deepEqual(await thrown(() => wire.processResponse(anthropic, streamed)), await thrown(() => wire.process(anthropic, overloaded)));
+});
+
+test("a failed response takes its AWS error type from x-amzn-ErrorType and retryable from its status", async () => {
+  const bedrock = { model: { id: "m", provider: "bedrock" } };
+  const chat = { model: { id: "gpt-4o" } };
+  const respond = (body, status, errorType) => {
+    const headers = { "content-type": "application/json" };
+    if (errorType) headers["x-amzn-ErrorType"] = `${errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`;
+    return new Response(JSON.stringify(body), { status, headers });
+  };
+  const message = { message: "Too many requests, please wait before trying again." };
+  // (agent, body, status, header type) → (providerType, providerCode, retryable)
+  const cases = [
+    [bedrock, message, 429, "ThrottlingException", "ThrottlingException", undefined, true],
+    [bedrock, message, 400, "ValidationException", "ValidationException", undefined, false],
+    // AWS documents a model timeout (408) as transient: the type says so where the status does not.
+    [bedrock, message, 408, "ModelTimeoutException", "ModelTimeoutException", undefined, true],
+    // A type AWS's list lacks: the body says nothing, so the status decides.
+    [bedrock, message, 500, "InternalFailure", "InternalFailure", undefined, true],
+    [bedrock, message, 503, undefined, undefined, undefined, true],
+    [bedrock, message, 400, undefined, undefined, undefined, false],
+    // The body's own `__type` wins over the header.
+    [bedrock, { ...message, __type: "ServiceUnavailableException" }, 503, "ThrottlingException", "ServiceUnavailableException", undefined, true],
+    // Every provider: the status decides only when the body names neither a type nor a code.
+    [chat, { error: "upstream unavailable" }, 502, undefined, undefined, undefined, true],
+    [chat, { error: "bad request" }, 400, undefined, undefined, undefined, false],
+    [chat, { error: { message: "quota", type: "insufficient_quota", code: "insufficient_quota" } }, 429, undefined, "insufficient_quota", "insufficient_quota", false],
+    [chat, { error: { message: "slow", type: "requests", code: "rate_limit_exceeded" } }, 429, undefined, "requests", "rate_limit_exceeded", true],
+  ];
+  for (const [agent, body, status, header, providerType, providerCode, retryable] of cases) {
+    const got = await thrown(() => wire.processResponse(agent, respond(body, status, header)));
+    const what = `${JSON.stringify(body)} ${status} ${header}`;
+    assert.equal(got.code, "provider_error", what);
+    assert.deepEqual([got.providerType, got.providerCode, got.retryable], [providerType, providerCode, retryable], what);
+  }
+  // A successful response's headers and status change nothing.
+  const ok = new Response(JSON.stringify(message), { headers: { "x-amzn-ErrorType": "ThrottlingException" } });
+  assert.deepEqual(await thrown(() => wire.processResponse(bedrock, ok)), await thrown(() => wire.process(bedrock, message)));
+});
+
+test("toMessage without an agent reads AWS's error bodies as Bedrock's provider errors", async () => {
+  const throttled = await thrown(() => wire.toMessage({ message: "m", __type: "ThrottlingException" }));
+  assert.deepEqual(throttled, { code: "provider_error", message: "m", providerType: "ThrottlingException", providerCode: undefined, retryable: true });
+  const denied = await thrown(() => wire.toMessage('{"Message":"User is not authorized"}'));
+  assert.deepEqual(denied, { code: "provider_error", message: "User is not authorized", providerType: undefined, providerCode: undefined, retryable: false });
+});

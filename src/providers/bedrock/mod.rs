@@ -10,7 +10,7 @@ mod usage;
 
 pub(crate) use finish_reason::map_stop_reason;
 pub(crate) use invoke::chunk_bytes;
-pub(crate) use response::is_retryable_exception;
+pub(crate) use response::{error_type_name, is_retryable_exception};
 pub(crate) use stream::ConverseStream;
 pub(crate) use usage::convert_usage;
 

@@ -31,9 +31,10 @@ pub(crate) struct ConverseBody<'a> {
     stop_reason: Scalar<'a>,
     /// The usage object's JSON text.
     usage: Option<&'a str>,
-    /// An error body's `message` (AWS writes it `Message` in some services) and `__type`.
+    /// An error body's `message` (AWS writes it `Message` in some services), `__type` and `code`.
     message: Scalar<'a>,
     error_type: Scalar<'a>,
+    code: Scalar<'a>,
 }
 
 impl<'a> ConverseBody<'a> {
@@ -60,6 +61,7 @@ impl<'a> ConverseBody<'a> {
                 b"usage" => body.usage = r.raw_non_null()?,
                 b"message" | b"Message" => body.message = Scalar::read(r)?,
                 b"__type" => body.error_type = Scalar::read(r)?,
+                b"code" => body.code = Scalar::read(r)?,
                 _ => {}
             }
             Ok(())
@@ -71,7 +73,7 @@ impl<'a> ConverseBody<'a> {
     /// caller then ends the stream); an error body is `Err(provider_error)`.
     pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<()> {
         if !self.has_output && (self.message.as_deref().is_some() || self.error_type.as_deref().is_some()) {
-            return Err(error_of(self.message.as_deref(), self.error_type.as_deref()));
+            return Err(error_of(self.message.as_deref(), self.error_type.as_deref(), self.code.as_deref()));
         }
         b.start(None, None, None)?;
         for (index, raw) in self.content.iter().enumerate() {
@@ -198,14 +200,14 @@ fn citations(value: &str, b: &mut MessageBuilder) -> Result<()> {
     Ok(())
 }
 
-/// An AWS error as a thrown `provider_error`: its message, and its type (`ThrottlingException`,
+/// An AWS error as a thrown `provider_error`: its message, its type (`ThrottlingException`,
 /// the name alone when given with a namespace or a URL) as the provider's type, retryable when
-/// AWS documents it as transient.
-pub(crate) fn error_of(message: Option<&str>, error_type: Option<&str>) -> Error {
+/// AWS documents it as transient, and its `code`, when it has one, as the provider's code.
+pub(crate) fn error_of(message: Option<&str>, error_type: Option<&str>, code: Option<&str>) -> Error {
     let kind = error_type.map(exception_name).filter(|k| !k.is_empty());
-    let retryable = kind.as_deref().is_some_and(is_retryable_exception);
+    let retryable = kind.as_deref().is_some_and(is_retryable_exception) || is_retryable(code);
     let message = message.filter(|m| !m.is_empty()).unwrap_or("the provider reported an error");
-    Error::provider(message, ProviderDetail { kind, code: None, retryable })
+    Error::provider(message, ProviderDetail { kind, code: code.map(str::to_owned), retryable })
 }
 
 /// `ThrottlingException` from `com.amazonaws.bedrock#ThrottlingException` or
@@ -213,6 +215,13 @@ pub(crate) fn error_of(message: Option<&str>, error_type: Option<&str>) -> Error
 fn exception_name(error_type: &str) -> String {
     let name = error_type.split(':').next().unwrap_or_default();
     name.rsplit('#').next().unwrap_or_default().to_owned()
+}
+
+/// An event stream's exception name as AWS spells the error type in a header, a body and its
+/// SDKs (`throttlingException` → `ThrottlingException`), so a caller branches on one name.
+pub(crate) fn error_type_name(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// Whether an AWS exception, in either spelling (`ThrottlingException` in a header or body,
@@ -242,7 +251,7 @@ mod tests {
             ("", None, false),
         ];
         for (error_type, kind, retryable) in cases {
-            let err = error_of(Some("m"), Some(error_type));
+            let err = error_of(Some("m"), Some(error_type), None);
             let detail = err.provider.clone().unwrap();
             assert_eq!((detail.kind.as_deref(), detail.retryable), (kind, retryable), "{error_type}");
             assert_eq!(err.message, "m");

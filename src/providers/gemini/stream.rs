@@ -547,6 +547,8 @@ impl GeminiStream {
                     code: Some(ErrorCode::InvalidJson.as_str().to_owned()),
                     outcome: Outcome::Indeterminate,
                     retryable: Some(false),
+                    provider_type: None,
+                    provider_code: None,
                 })?;
             }
         }
@@ -617,7 +619,14 @@ fn blocked_prompt(reason: &str, message: Option<&str>) -> ErrorInfo {
         Some(message) => format!("the prompt was blocked ({reason}): {message}"),
         None => format!("the prompt was blocked ({reason})"),
     };
-    ErrorInfo { message, code: Some(reason.to_owned()), outcome: Outcome::Determinate, retryable: Some(false) }
+    ErrorInfo {
+        message,
+        code: Some(reason.to_owned()),
+        outcome: Outcome::Determinate,
+        retryable: Some(false),
+        provider_type: None,
+        provider_code: Some(reason.to_owned()),
+    }
 }
 
 #[cfg(test)]

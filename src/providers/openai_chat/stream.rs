@@ -520,6 +520,8 @@ impl ChatStream {
                 code: None,
                 outcome: Outcome::Determinate,
                 retryable: None,
+                provider_type: None,
+                provider_code: None,
             },
         })
     }

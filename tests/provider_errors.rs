@@ -1,0 +1,226 @@
+//! A provider's error gives a caller what it needs to retry, whichever way it arrives: the
+//! `provider_error` that `result()` throws for a stream carries the same type, code and
+//! retryability as the one `process` throws for the error body of the same failure, in every
+//! format (docs/design.md, "Errors and limits").
+
+#[path = "framing/encoder.rs"]
+#[allow(dead_code)] // the encoder covers every message type; these tests use two
+mod encoder;
+
+use llm_wire::{
+    process, Accumulator, AccumulatorOptions, Agent, Error, ErrorCode, Format, ProviderDetail, StreamEvent,
+};
+use serde_json::json;
+
+fn agent(provider: &str, api_type: &str) -> Agent {
+    let mut agent = Agent::new("m");
+    agent.model.provider = provider.into();
+    agent.model.api_type = api_type.into();
+    agent
+}
+
+/// What `result()` throws for `bytes` streamed in pieces of `size`.
+fn stream_error(bytes: &[u8], size: usize) -> Error {
+    let mut acc = Accumulator::new(AccumulatorOptions::default());
+    for piece in bytes.chunks(size) {
+        acc.push(piece).unwrap();
+    }
+    acc.finish().result(false).unwrap_err()
+}
+
+fn sse(events: &[(&str, serde_json::Value)]) -> Vec<u8> {
+    let mut out = String::new();
+    for (name, data) in events {
+        if !name.is_empty() {
+            out += &format!("event: {name}\n");
+        }
+        out += &format!("data: {data}\n\n");
+    }
+    out.into_bytes()
+}
+
+/// One failure per format: the agent, its error body, the same error streamed, and the detail
+/// both must carry.
+fn cases() -> Vec<(&'static str, Agent, String, Vec<u8>, ProviderDetail)> {
+    let detail = |kind: Option<&str>, code: Option<&str>, retryable| ProviderDetail {
+        kind: kind.map(str::to_owned),
+        code: code.map(str::to_owned),
+        retryable,
+    };
+    let chat_error = json!({"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"});
+    let anthropic_error = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+    let failed = json!({"object": "response", "status": "failed", "output": [],
+                        "error": {"code": "server_error", "message": "The server had an error"}});
+    let google_error = json!({"error": {"code": 429, "message": "quota", "status": "RESOURCE_EXHAUSTED"}});
+    let blocked = json!({"promptFeedback": {"blockReason": "SAFETY", "blockReasonMessage": "unsafe"}});
+    let mut bedrock_stream = encoder::event("messageStart", br#"{"role":"assistant"}"#);
+    bedrock_stream.extend(encoder::exception("throttlingException", br#"{"message":"Too many requests"}"#));
+    vec![
+        (
+            "chat",
+            agent("openai", "chat"),
+            json!({"error": chat_error}).to_string(),
+            sse(&[
+                ("", json!({"id": "c", "choices": [{"index": 0, "delta": {"content": "Hi"}}]})),
+                ("", json!({"error": chat_error})),
+            ]),
+            detail(Some("requests"), Some("rate_limit_exceeded"), true),
+        ),
+        (
+            "anthropic",
+            agent("anthropic", ""),
+            anthropic_error.to_string(),
+            sse(&[
+                (
+                    "message_start",
+                    json!({"type": "message_start", "message": {"id": "msg", "model": "m", "content": []}}),
+                ),
+                ("error", anthropic_error),
+            ]),
+            detail(Some("overloaded_error"), None, true),
+        ),
+        (
+            "responses",
+            agent("openai", "responses"),
+            failed.to_string(),
+            sse(&[("response.failed", json!({"type": "response.failed", "sequence_number": 1, "response": failed}))]),
+            detail(None, Some("server_error"), true),
+        ),
+        (
+            "gemini",
+            agent("google", ""),
+            google_error.to_string(),
+            // `streamGenerateContent` without `alt=sse`: a JSON array of chunks.
+            format!("[{google_error}]").into_bytes(),
+            detail(Some("RESOURCE_EXHAUSTED"), Some("429"), true),
+        ),
+        (
+            "gemini blocked prompt",
+            agent("google", ""),
+            blocked.to_string(),
+            sse(&[("", blocked.clone())]),
+            detail(None, Some("SAFETY"), false),
+        ),
+        (
+            "bedrock",
+            agent("bedrock", ""),
+            json!({"message": "Too many requests", "__type": "ThrottlingException"}).to_string(),
+            bedrock_stream,
+            detail(Some("ThrottlingException"), None, true),
+        ),
+    ]
+}
+
+#[test]
+fn a_streamed_provider_error_throws_the_detail_process_gives_for_its_body() {
+    for (name, agent, body, stream, detail) in cases() {
+        let from_body = process(&agent, body.as_str()).unwrap_err();
+        assert_eq!(from_body.code, ErrorCode::ProviderError, "{name}");
+        assert_eq!(from_body.provider.as_deref(), Some(&detail), "{name}: the body");
+        for size in [1, 7, stream.len()] {
+            let from_stream = stream_error(&stream, size);
+            assert_eq!(from_stream, from_body, "{name}: the stream in pieces of {size}");
+        }
+    }
+}
+
+#[test]
+fn the_message_error_and_its_event_carry_the_provider_s_type_and_code() {
+    let google_error = json!({"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}});
+    let mut acc = Accumulator::new(AccumulatorOptions { format: Format::Gemini, ..Default::default() });
+    let events = serde_json::to_value(acc.push(format!("data: {google_error}\n\n").as_bytes()).unwrap()).unwrap();
+    let expected = json!({"message": "busy", "code": "503", "outcome": "determinate", "retryable": true,
+                          "providerType": "UNAVAILABLE", "providerCode": "503"});
+    let mut event = expected.clone();
+    event["type"] = json!("error");
+    assert_eq!(events, json!([event]));
+    let message = serde_json::to_value(acc.finish()).unwrap();
+    assert_eq!(message["error"], expected);
+}
+
+#[test]
+fn replayed_events_keep_the_provider_s_type_and_code() {
+    let (_, _, _, stream, detail) = cases().into_iter().find(|c| c.0 == "bedrock").unwrap();
+    let mut first = Accumulator::new(AccumulatorOptions::default());
+    let mut events = first.push(&stream).unwrap().to_vec();
+    events.extend(first.flush().iter().cloned());
+    let mut replay = Accumulator::new(AccumulatorOptions::default());
+    let json: Vec<_> = events
+        .iter()
+        .map(|e| StreamEvent::from_json(&serde_json::to_value(e).unwrap().into(), "event"))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    replay.apply(&json).unwrap();
+    let err = replay.finish().result(false).unwrap_err();
+    assert_eq!(err.provider.as_deref(), Some(&detail));
+}
+
+/// Google's status names alone, without the HTTP code: the transient ones are retryable.
+#[test]
+fn a_google_status_without_its_code_is_retryable_when_transient() {
+    let cases = [
+        ("UNAVAILABLE", true),
+        ("RESOURCE_EXHAUSTED", true),
+        ("INTERNAL", true),
+        ("DEADLINE_EXCEEDED", true),
+        ("INVALID_ARGUMENT", false),
+        ("PERMISSION_DENIED", false),
+        ("NOT_FOUND", false),
+    ];
+    for (status, retryable) in cases {
+        let body = json!({"error": {"message": "m", "status": status}});
+        let err = process(&agent("google", ""), body.to_string().as_str()).unwrap_err();
+        let detail = err.provider.as_deref().unwrap();
+        assert_eq!((detail.kind.as_deref(), detail.code.as_deref()), (Some(status), None));
+        assert_eq!(detail.retryable, retryable, "{status}: the body");
+        let streamed = stream_error(format!("data: {body}\n\n").as_bytes(), 5);
+        assert_eq!(streamed, err, "{status}: the stream");
+    }
+}
+
+/// Without an agent, AWS's error bodies (a `message` or `Message` string, with at most `__type`
+/// and `code` beside) are Bedrock's provider errors; a body with anything else keeps its format.
+#[test]
+fn an_aws_error_body_without_an_agent_is_a_bedrock_provider_error() {
+    // (body, message, type, code, retryable)
+    let cases = [
+        (
+            json!({"message": "Too many requests", "__type": "ThrottlingException"}),
+            "Too many requests",
+            Some("ThrottlingException"),
+            None,
+            true,
+        ),
+        (
+            json!({"__type": "com.amazonaws.bedrock#ValidationException", "message": "bad"}),
+            "bad",
+            Some("ValidationException"),
+            None,
+            false,
+        ),
+        (json!({"Message": "User is not authorized"}), "User is not authorized", None, None, false),
+        (json!({"message": "slow down", "code": 429}), "slow down", None, Some("429"), true),
+    ];
+    for (body, message, kind, code, retryable) in cases {
+        let err = llm_wire::to_message(body.to_string().as_str(), None).unwrap_err();
+        assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, message), "{body}");
+        let detail = err.provider.as_deref().unwrap();
+        assert_eq!(
+            (detail.kind.as_deref(), detail.code.as_deref(), detail.retryable),
+            (kind, code, retryable),
+            "{body}"
+        );
+        // The same body with its agent gives the same error.
+        assert_eq!(process(&agent("bedrock", ""), body.to_string().as_str()).unwrap_err(), err, "{body}");
+    }
+    // Anything else beside the message, or a message that is not a string, is not AWS's shape.
+    for body in [
+        json!({"message": "m", "__type": "ThrottlingException", "choices": []}),
+        json!({"message": {"role": "assistant", "content": "hi"}}),
+        json!({"__type": "ThrottlingException"}),
+        json!({"message": "m", "code": {"n": 1}}),
+    ] {
+        let err = llm_wire::to_message(body.to_string().as_str(), None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::EmptyResponse, "{body}: read as Chat");
+    }
+}
