@@ -420,8 +420,8 @@ fn structured_output_is_converse_s_output_config_with_the_strict_schema_as_text(
     assert!(built.get("toolConfig").is_none(), "no tool is forced for the answer");
 }
 
-/// A finished turn sent back: reasoning with its signature or redacted data, text and tool
-/// calls, in their order; what Converse cannot take back is left out.
+/// A finished turn sent back: reasoning with its signature or redacted data (as base64 of its
+/// bytes), text and tool calls, in their order; what Converse cannot take back is left out.
 #[test]
 fn a_finished_turn_s_blocks_are_sent_back_in_order() {
     let blocks = json!([
@@ -441,7 +441,7 @@ fn a_finished_turn_s_blocks_are_sent_back_in_order() {
         body(&agent_with(json!({})), &messages)["messages"][1]["content"],
         json!([
             {"reasoningContent": {"reasoningText": {"text": "think", "signature": "sig"}}},
-            {"reasoningContent": {"redactedContent": "UkVE"}},
+            {"reasoningContent": {"redactedContent": "VWtWRQ=="}},
             {"text": "Let me look."},
             {"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"q": "x"}}},
         ])
@@ -476,7 +476,7 @@ fn anthropic_thinking_replayed_by_to_message_is_sent_back_as_reasoning_content()
         body(&agent_with(json!({})), &messages)["messages"][1]["content"],
         json!([
             {"reasoningContent": {"reasoningText": {"text": "hmm", "signature": "s1"}}},
-            {"reasoningContent": {"redactedContent": "UkVE"}},
+            {"reasoningContent": {"redactedContent": "VWtWRQ=="}},
             {"text": "a"},
         ])
     );

@@ -349,7 +349,7 @@ fn reasoning_signatures_and_redacted_reasoning_are_blocks_of_their_own() {
         serde_json::to_value(&message.content).unwrap(),
         json!([
             {"type": "reasoning", "text": "one", "signature": "sig-1"},
-            {"type": "reasoning", "text": "", "redacted": "UkVE"},
+            {"type": "reasoning", "text": "", "redacted": "RED"},
             {"type": "reasoning", "text": "two"},
             {"type": "text", "text": "answer"},
         ])
@@ -364,7 +364,7 @@ fn reasoning_signatures_and_redacted_reasoning_are_blocks_of_their_own() {
             }
         })
         .collect();
-    assert_eq!(signatures, ["sig-1", "UkVE"]);
+    assert_eq!(signatures, ["sig-1", "RED"]);
 }
 
 /// vercel's reference stream, recorded as the SDK decodes it, framed as Bedrock sends it.

@@ -6,6 +6,7 @@
 //! Converse wants the roles to alternate: consecutive messages of one role, and the `tool`
 //! messages answering a turn's calls (as `toolResult` blocks of a user turn), join one turn.
 
+use super::redacted;
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
@@ -261,7 +262,7 @@ fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents:
                 }
                 Some("redacted_thinking") => {
                     if let Some(data) = text("data") {
-                        blocks.push(redacted(data));
+                        blocks.push(redacted::write(data));
                     }
                 }
                 _ => {}
@@ -276,9 +277,9 @@ fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents:
 }
 
 /// The blocks of a finished turn, in order (docs/design.md, "Reasoning that goes back"): signed
-/// and redacted reasoning (Claude's, from Anthropic or Bedrock), text and tool calls; what
-/// Converse cannot take back (other APIs' reasoning state, reasoning without a signature,
-/// `other` blocks) is left out.
+/// and redacted reasoning (Claude's, from Anthropic or Bedrock), Bedrock's own redacted bytes,
+/// text and tool calls; what Converse cannot take back (other APIs' reasoning state, reasoning
+/// without a signature, other `other` blocks) is left out.
 fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
     for (j, block) in given.iter().enumerate() {
         match block {
@@ -287,9 +288,13 @@ fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result
                 let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
                 blocks.push(tool_use(&call, &index(path, j))?);
             }
+            // Redacted bytes that are not text, kept as they came.
+            Block::Other { provider_type, data } if provider_type == redacted::REASONING_CONTENT => {
+                blocks.push(Object::new().json(redacted::REASONING_CONTENT, data.get()).finish());
+            }
             _ => match ReasoningState::of(block) {
                 Some(ReasoningState::Signed { text, signature }) => blocks.push(reasoning_text(text, signature)),
-                Some(ReasoningState::Redacted { data }) => blocks.push(redacted(data)),
+                Some(ReasoningState::Redacted { data }) => blocks.push(redacted::write(data)),
                 _ => {}
             },
         }
@@ -301,11 +306,6 @@ fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result
 fn reasoning_text(text: &str, signature: &str) -> String {
     let inner = Object::new().str("signature", signature).str("text", text).finish();
     Object::new().json("reasoningContent", &Object::new().json("reasoningText", &inner).finish()).finish()
-}
-
-/// `{reasoningContent: {redactedContent}}`: the base64 data as Bedrock sent it.
-fn redacted(data: &str) -> String {
-    Object::new().json("reasoningContent", &Object::new().str("redactedContent", data).finish()).finish()
 }
 
 /// `{toolUse: {input, name, toolUseId}}`; the arguments must be a JSON object (empty is `{}`).

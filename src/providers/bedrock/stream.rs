@@ -233,8 +233,8 @@ impl ConverseStream {
         if let Some(signature) = delta.signature.as_deref() {
             b.reasoning_signature(0, signature)?;
         }
-        if let Some(data) = delta.redacted.as_deref() {
-            b.redacted_reasoning(0, data)?;
+        if let Some(wire) = delta.redacted.as_deref() {
+            super::redacted::read(wire, b)?;
         }
         if let Some(citation) = delta.citation {
             b.citation(0, RawJson::from_valid(citation))?;
