@@ -11,6 +11,7 @@ mod usage;
 
 pub(crate) use finish_reason::map_stop_reason;
 pub(crate) use invoke::chunk_bytes;
+pub(crate) use redacted::encode_base64;
 pub(crate) use response::is_retryable_exception;
 pub(crate) use stream::ConverseStream;
 pub(crate) use usage::convert_usage;
