@@ -408,7 +408,7 @@ fn nova_server_tool_blocks_are_kept_whole_with_what_they_streamed() {
     assert_eq!(message.tool_calls.len(), 1);
 }
 
-/// An InvokeModelWithResponseStream `chunk` of one Anthropic event.
+/// An InvokeModelWithResponseStream `chunk` of one event of the model's own stream.
 fn chunk(event: Value) -> Vec<u8> {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let bytes = event.to_string().into_bytes();
@@ -452,6 +452,37 @@ fn invoke_model_chunks_carry_anthropic_events_read_at_every_split() {
     let (message, _) = stream_events(&bad);
     assert_eq!(message.text, "Bon");
     assert_eq!(message.error.as_ref().and_then(|e| e.code.as_deref()), Some("invalid_json"));
+}
+
+/// Nova on InvokeModelWithResponseStream: each chunk's bytes are a ConverseStream event in the
+/// AWS SDKs' shape, the last with Bedrock's invocation metrics beside it.
+#[test]
+fn invoke_model_chunks_of_converse_events_are_read_as_converse_at_every_split() {
+    let events = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockDelta": {"delta": {"text": "Nova "}, "contentBlockIndex": 0}}),
+        json!({"contentBlockDelta": {"delta": {"text": "hi"}, "contentBlockIndex": 0}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        json!({"messageStop": {"stopReason": "end_turn"}}),
+        json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 2}, "metrics": {}},
+               "amazon-bedrock-invocationMetrics": {"inputTokenCount": 3, "outputTokenCount": 2}}),
+    ];
+    let body: Vec<u8> = events.iter().cloned().flat_map(chunk).collect();
+    let whole = stream(&body, body.len());
+    assert_eq!(whole.text, "Nova hi", "{whole:?}");
+    assert_eq!(whole.raw_finish_reason.as_deref(), Some("end_turn"));
+    assert_eq!(whole.usage.as_ref().map(|u| (u.input_tokens, u.output_tokens)), Some((3, 2)));
+    assert!(whole.complete && whole.error.is_none());
+    for cut in 0..=body.len() {
+        let mut acc = Accumulator::new(AccumulatorOptions::default());
+        acc.push(&body[..cut]).unwrap();
+        acc.push(&body[cut..]).unwrap();
+        assert_eq!(acc.finish(), whole, "cut at {cut}");
+    }
+    // The same events pushed as objects give the same message.
+    let mut acc = Accumulator::new(AccumulatorOptions::default());
+    events.iter().for_each(|e| drop(acc.push_json(&e.to_string()).unwrap()));
+    assert_eq!(acc.finish().text, "Nova hi");
 }
 
 #[test]

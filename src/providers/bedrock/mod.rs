@@ -3,7 +3,7 @@
 
 mod finish_reason;
 mod invoke;
-mod redacted;
+pub(crate) mod redacted;
 pub(crate) mod request;
 pub(crate) mod response;
 mod stream;
@@ -11,7 +11,6 @@ mod usage;
 
 pub(crate) use finish_reason::map_stop_reason;
 pub(crate) use invoke::chunk_bytes;
-pub(crate) use redacted::encode_base64;
 pub(crate) use response::is_retryable_exception;
 pub(crate) use stream::ConverseStream;
 pub(crate) use usage::convert_usage;
