@@ -420,6 +420,24 @@ fn structured_output_is_converse_s_output_config_with_the_strict_schema_as_text(
     assert!(built.get("toolConfig").is_none(), "no tool is forced for the answer");
 }
 
+/// A caller's `outputConfig` is merged into the built one, as `inferenceConfig` and
+/// `toolConfig` are: its other members kept, its `textFormat` losing to the agent's outputs.
+#[test]
+fn a_caller_s_output_config_is_merged_with_structured_output() {
+    let given = json!({"effort": "high", "textFormat": {"type": "text"}});
+    let with_outputs = json!({
+        "model": {"id": "m", "provider": "bedrock", "options": {"additionalProperties": {"outputConfig": given}}},
+        "outputs": [{"name": "city", "kind": "string", "required": true}],
+    });
+    let built = body(&with_outputs, &json!([{"role": "user", "content": "Oslo?"}]));
+    assert_eq!(built["outputConfig"]["effort"], "high");
+    assert_eq!(built["outputConfig"]["textFormat"]["type"], "json_schema");
+    assert_eq!(built["outputConfig"].as_object().unwrap().len(), 2);
+    // Without outputs it goes as given.
+    let plain = agent_with(json!({"additionalProperties": {"outputConfig": given}}));
+    assert_eq!(body(&plain, &json!([{"role": "user", "content": "q"}]))["outputConfig"], given);
+}
+
 /// A finished turn sent back: reasoning with its signature or redacted data (as base64 of its
 /// bytes), text and tool calls, in their order; what Converse cannot take back is left out.
 #[test]

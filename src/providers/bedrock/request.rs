@@ -354,13 +354,19 @@ fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
 }
 
 /// Converse's own structured output: `outputConfig.textFormat` with the strict schema as JSON
-/// text. The answer is then the message's text, read as every format's is.
+/// text, then the other members of an `outputConfig` given in `additionalProperties` (such as
+/// `effort`). The answer is then the message's text, read as every format's is.
 fn output_config(agent: &Agent) -> String {
     let schema = json_text(&to_strict_schema(&agent.outputs));
     let json_schema = Object::new().str("name", "structured_output").str("schema", &schema).finish();
     let structure = Object::new().json("jsonSchema", &json_schema).finish();
     let format = Object::new().json("structure", &structure).str("type", "json_schema").finish();
-    Object::new().json("textFormat", &format).finish()
+    let mut config = Fields::new();
+    config.set("textFormat", format);
+    if let Some(Value::Object(given)) = agent.model.options.additional_properties.get("outputConfig") {
+        write_absent(&mut config, given);
+    }
+    config.finish()
 }
 
 /// `inferenceConfig` from the options (`maxTokens`, `stopSequences`, `temperature`, `topP`),
@@ -390,8 +396,9 @@ fn write_options(agent: &Agent, body: &mut Fields) {
         match (key.as_str(), value) {
             ("inferenceConfig", Value::Object(given)) => write_absent(&mut inference, given),
             ("additionalModelRequestFields", Value::Object(given)) => write_absent(&mut model_fields, given),
-            // Merged into the built one by `write_tools`.
+            // Merged into the built ones by `write_tools` and `output_config`.
             ("toolConfig", Value::Object(_)) => {}
+            ("outputConfig", Value::Object(_)) if !agent.outputs.is_empty() => {}
             (key, _) if CONVERSE_KEYS.contains(&key) => {
                 converse.insert(key.to_owned(), value.clone());
             }
