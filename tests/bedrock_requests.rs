@@ -420,6 +420,30 @@ fn structured_output_is_converse_s_output_config_with_the_strict_schema_as_text(
     assert!(built.get("toolConfig").is_none(), "no tool is forced for the answer");
 }
 
+/// Converse refuses a turn whose `content` is empty: such a turn (an assistant turn of
+/// unsigned reasoning only, an empty user message) is left out, and its neighbours join when
+/// they then share a role.
+#[test]
+fn a_turn_with_no_content_is_left_out_and_its_neighbours_join() {
+    let unsigned = json!({"blocks": [{"type": "reasoning", "text": "thinking, cut off"}]});
+    let messages = json!([
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "", "metadata": unsigned},
+        {"role": "user", "content": "go on"},
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": [{"kind": "text", "value": ""}]},
+    ]);
+    assert_eq!(
+        body(&agent_with(json!({})), &messages)["messages"],
+        json!([
+            {"role": "user", "content": [{"text": "q"}, {"text": "go on"}]},
+            {"role": "assistant", "content": [{"text": "a"}, {"text": "b"}]},
+        ])
+    );
+}
+
 /// A caller's `outputConfig` is merged into the built one, as `inferenceConfig` and
 /// `toolConfig` are: its other members kept, its `textFormat` losing to the agent's outputs.
 #[test]

@@ -4,7 +4,8 @@
 //! block each; every other message is a turn of `messages`, whose `content` is a list of
 //! content blocks, each an object with one member (`text`, `image`, `document`, `toolUse`, ...).
 //! Converse wants the roles to alternate: consecutive messages of one role, and the `tool`
-//! messages answering a turn's calls (as `toolResult` blocks of a user turn), join one turn.
+//! messages answering a turn's calls (as `toolResult` blocks of a user turn), join one turn; a
+//! turn with no content is left out.
 
 use super::redacted;
 use crate::error::{Error, Result};
@@ -56,6 +57,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         }
         // Tool results are the user's turn.
         let role = if message.role == "tool" { "user" } else { message.role.as_str() };
+        // Converse refuses a turn with no content: it is left out, and the turns around it join
+        // when they share a role.
+        if turns.last().is_some_and(|t| t.blocks.is_empty()) {
+            turns.pop();
+        }
         if turns.last().map(|t| t.role) != Some(role) {
             turns.push(Turn { role, blocks: Array::new() });
         }
@@ -67,7 +73,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         }
     }
     let mut written = Array::new();
-    for turn in &turns {
+    for turn in turns.iter().filter(|t| !t.blocks.is_empty()) {
         written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
