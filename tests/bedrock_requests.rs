@@ -420,6 +420,25 @@ fn structured_output_is_converse_s_output_config_with_the_strict_schema_as_text(
     assert!(built.get("toolConfig").is_none(), "no tool is forced for the answer");
 }
 
+/// Converse refuses blank text, so an empty tool result's text is left out as any message's
+/// is: the result is there, with nothing in it.
+#[test]
+fn an_empty_tool_result_has_no_blank_text_block() {
+    let call = json!({"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}});
+    for content in [json!(""), json!([{"kind": "text", "value": ""}])] {
+        let messages = json!([
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "", "metadata": {"tool_calls": [call]}},
+            {"role": "tool", "content": content, "metadata": {"tool_call_id": "a"}},
+        ]);
+        assert_eq!(
+            body(&agent_with(json!({})), &messages)["messages"][2],
+            json!({"role": "user", "content": [{"toolResult": {"toolUseId": "a", "content": []}}]}),
+            "{content}"
+        );
+    }
+}
+
 /// Converse refuses a turn whose `content` is empty: such a turn (an assistant turn of
 /// unsigned reasoning only, an empty user message) is left out, and its neighbours join when
 /// they then share a role.

@@ -237,7 +237,8 @@ fn media_type_of_path(uri: &str) -> &'static str {
     }
 }
 
-/// A `tool` message as `{toolResult: {content, toolUseId}}`: its text, or its parts as blocks.
+/// A `tool` message as `{toolResult: {content, toolUseId}}`: its text, or its parts as blocks;
+/// empty text is left out, as in any message (an empty result has an empty `content`).
 fn tool_result(message: &Message, path: &str, documents: &mut usize) -> Result<String> {
     let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
     let mut content = Array::new();
@@ -245,7 +246,7 @@ fn tool_result(message: &Message, path: &str, documents: &mut usize) -> Result<S
         MessageContent::Parts(parts) if !parts.iter().all(ContentPart::is_text) => {
             write_parts(&message.content, path, &mut content, documents)?
         }
-        _ => content.push(text_block(&message.content.text())),
+        _ => write_parts(&MessageContent::Text(message.content.text()), path, &mut content, documents)?,
     }
     let result = Object::new().array("content", &content).str("toolUseId", id).finish();
     Ok(Object::new().json("toolResult", &result).finish())
