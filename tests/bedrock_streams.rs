@@ -408,6 +408,39 @@ fn nova_server_tool_blocks_are_kept_whole_with_what_they_streamed() {
     assert_eq!(message.tool_calls.len(), 1);
 }
 
+/// An image the model made is kept as a body keeps it, an `other` block `image` whose data is
+/// the start's `format` with the deltas' `source`; one whose start was not seen too.
+#[test]
+fn a_streamed_image_is_the_other_block_its_body_has() {
+    let image = json!({"format": "png", "source": {"bytes": "iVBORw0KGgo="}});
+    let body = json!({"output": {"message": {"role": "assistant", "content": [{"text": "Here:"}, {"image": image}]}},
+                      "stopReason": "end_turn", "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}});
+    let from_body = to_message(body.to_string().as_str(), None).unwrap();
+    assert_eq!(
+        serde_json::to_value(&from_body.content).unwrap()[1],
+        json!({"type": "other", "providerType": "image", "data": image})
+    );
+    let delta = |delta: Value| frame("contentBlockDelta", json!({"contentBlockIndex": 1, "delta": delta}));
+    let start = frame("contentBlockStart", json!({"contentBlockIndex": 1, "start": {"image": {"format": "png"}}}));
+    for with_start in [true, false] {
+        let mut streamed = frame("messageStart", json!({"role": "assistant"}));
+        streamed.extend(frame("contentBlockDelta", json!({"contentBlockIndex": 0, "delta": {"text": "Here:"}})));
+        streamed.extend(frame("contentBlockStop", json!({"contentBlockIndex": 0})));
+        if with_start {
+            streamed.extend(start.clone());
+            streamed.extend(delta(json!({"image": {"source": image["source"]}})));
+        } else {
+            streamed.extend(delta(json!({"image": image})));
+        }
+        streamed.extend(frame("contentBlockStop", json!({"contentBlockIndex": 1})));
+        streamed.extend(frame("messageStop", json!({"stopReason": "end_turn"})));
+        streamed.extend(frame("metadata", json!({"usage": body["usage"]})));
+        for size in [1, 7, streamed.len()] {
+            assert_eq!(stream(&streamed, size), from_body, "start {with_start}, pieces of {size}");
+        }
+    }
+}
+
 /// An InvokeModelWithResponseStream `chunk` of one event of the model's own stream.
 fn chunk(event: Value) -> Vec<u8> {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
