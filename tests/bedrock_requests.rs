@@ -420,8 +420,69 @@ fn structured_output_is_converse_s_output_config_with_the_strict_schema_as_text(
     assert!(built.get("toolConfig").is_none(), "no tool is forced for the answer");
 }
 
-/// A finished turn sent back: reasoning with its signature or redacted data, text and tool
-/// calls, in their order; what Converse cannot take back is left out.
+/// Converse refuses blank text, so an empty tool result's text is left out as any message's
+/// is: the result is there, with nothing in it.
+#[test]
+fn an_empty_tool_result_has_no_blank_text_block() {
+    let call = json!({"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}});
+    for content in [json!(""), json!([{"kind": "text", "value": ""}])] {
+        let messages = json!([
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "", "metadata": {"tool_calls": [call]}},
+            {"role": "tool", "content": content, "metadata": {"tool_call_id": "a"}},
+        ]);
+        assert_eq!(
+            body(&agent_with(json!({})), &messages)["messages"][2],
+            json!({"role": "user", "content": [{"toolResult": {"toolUseId": "a", "content": []}}]}),
+            "{content}"
+        );
+    }
+}
+
+/// Converse refuses a turn whose `content` is empty: such a turn (an assistant turn of
+/// unsigned reasoning only, an empty user message) is left out, and its neighbours join when
+/// they then share a role.
+#[test]
+fn a_turn_with_no_content_is_left_out_and_its_neighbours_join() {
+    let unsigned = json!({"blocks": [{"type": "reasoning", "text": "thinking, cut off"}]});
+    let messages = json!([
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "", "metadata": unsigned},
+        {"role": "user", "content": "go on"},
+        {"role": "assistant", "content": "a"},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": [{"kind": "text", "value": ""}]},
+    ]);
+    assert_eq!(
+        body(&agent_with(json!({})), &messages)["messages"],
+        json!([
+            {"role": "user", "content": [{"text": "q"}, {"text": "go on"}]},
+            {"role": "assistant", "content": [{"text": "a"}, {"text": "b"}]},
+        ])
+    );
+}
+
+/// A caller's `outputConfig` is merged into the built one, as `inferenceConfig` and
+/// `toolConfig` are: its other members kept, its `textFormat` losing to the agent's outputs.
+#[test]
+fn a_caller_s_output_config_is_merged_with_structured_output() {
+    let given = json!({"effort": "high", "textFormat": {"type": "text"}});
+    let with_outputs = json!({
+        "model": {"id": "m", "provider": "bedrock", "options": {"additionalProperties": {"outputConfig": given}}},
+        "outputs": [{"name": "city", "kind": "string", "required": true}],
+    });
+    let built = body(&with_outputs, &json!([{"role": "user", "content": "Oslo?"}]));
+    assert_eq!(built["outputConfig"]["effort"], "high");
+    assert_eq!(built["outputConfig"]["textFormat"]["type"], "json_schema");
+    assert_eq!(built["outputConfig"].as_object().unwrap().len(), 2);
+    // Without outputs it goes as given.
+    let plain = agent_with(json!({"additionalProperties": {"outputConfig": given}}));
+    assert_eq!(body(&plain, &json!([{"role": "user", "content": "q"}]))["outputConfig"], given);
+}
+
+/// A finished turn sent back: reasoning with its signature or redacted data (as base64 of its
+/// bytes), text and tool calls, in their order; what Converse cannot take back is left out.
 #[test]
 fn a_finished_turn_s_blocks_are_sent_back_in_order() {
     let blocks = json!([
@@ -441,7 +502,7 @@ fn a_finished_turn_s_blocks_are_sent_back_in_order() {
         body(&agent_with(json!({})), &messages)["messages"][1]["content"],
         json!([
             {"reasoningContent": {"reasoningText": {"text": "think", "signature": "sig"}}},
-            {"reasoningContent": {"redactedContent": "UkVE"}},
+            {"reasoningContent": {"redactedContent": "VWtWRQ=="}},
             {"text": "Let me look."},
             {"toolUse": {"toolUseId": "t1", "name": "lookup", "input": {"q": "x"}}},
         ])
@@ -476,7 +537,7 @@ fn anthropic_thinking_replayed_by_to_message_is_sent_back_as_reasoning_content()
         body(&agent_with(json!({})), &messages)["messages"][1]["content"],
         json!([
             {"reasoningContent": {"reasoningText": {"text": "hmm", "signature": "s1"}}},
-            {"reasoningContent": {"redactedContent": "UkVE"}},
+            {"reasoningContent": {"redactedContent": "VWtWRQ=="}},
             {"text": "a"},
         ])
     );

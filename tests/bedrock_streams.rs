@@ -349,7 +349,7 @@ fn reasoning_signatures_and_redacted_reasoning_are_blocks_of_their_own() {
         serde_json::to_value(&message.content).unwrap(),
         json!([
             {"type": "reasoning", "text": "one", "signature": "sig-1"},
-            {"type": "reasoning", "text": "", "redacted": "UkVE"},
+            {"type": "reasoning", "text": "", "redacted": "RED"},
             {"type": "reasoning", "text": "two"},
             {"type": "text", "text": "answer"},
         ])
@@ -364,7 +364,7 @@ fn reasoning_signatures_and_redacted_reasoning_are_blocks_of_their_own() {
             }
         })
         .collect();
-    assert_eq!(signatures, ["sig-1", "UkVE"]);
+    assert_eq!(signatures, ["sig-1", "RED"]);
 }
 
 /// vercel's reference stream, recorded as the SDK decodes it, framed as Bedrock sends it.
@@ -408,7 +408,40 @@ fn nova_server_tool_blocks_are_kept_whole_with_what_they_streamed() {
     assert_eq!(message.tool_calls.len(), 1);
 }
 
-/// An InvokeModelWithResponseStream `chunk` of one Anthropic event.
+/// An image the model made is kept as a body keeps it, an `other` block `image` whose data is
+/// the start's `format` with the deltas' `source`; one whose start was not seen too.
+#[test]
+fn a_streamed_image_is_the_other_block_its_body_has() {
+    let image = json!({"format": "png", "source": {"bytes": "iVBORw0KGgo="}});
+    let body = json!({"output": {"message": {"role": "assistant", "content": [{"text": "Here:"}, {"image": image}]}},
+                      "stopReason": "end_turn", "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}});
+    let from_body = to_message(body.to_string().as_str(), None).unwrap();
+    assert_eq!(
+        serde_json::to_value(&from_body.content).unwrap()[1],
+        json!({"type": "other", "providerType": "image", "data": image})
+    );
+    let delta = |delta: Value| frame("contentBlockDelta", json!({"contentBlockIndex": 1, "delta": delta}));
+    let start = frame("contentBlockStart", json!({"contentBlockIndex": 1, "start": {"image": {"format": "png"}}}));
+    for with_start in [true, false] {
+        let mut streamed = frame("messageStart", json!({"role": "assistant"}));
+        streamed.extend(frame("contentBlockDelta", json!({"contentBlockIndex": 0, "delta": {"text": "Here:"}})));
+        streamed.extend(frame("contentBlockStop", json!({"contentBlockIndex": 0})));
+        if with_start {
+            streamed.extend(start.clone());
+            streamed.extend(delta(json!({"image": {"source": image["source"]}})));
+        } else {
+            streamed.extend(delta(json!({"image": image})));
+        }
+        streamed.extend(frame("contentBlockStop", json!({"contentBlockIndex": 1})));
+        streamed.extend(frame("messageStop", json!({"stopReason": "end_turn"})));
+        streamed.extend(frame("metadata", json!({"usage": body["usage"]})));
+        for size in [1, 7, streamed.len()] {
+            assert_eq!(stream(&streamed, size), from_body, "start {with_start}, pieces of {size}");
+        }
+    }
+}
+
+/// An InvokeModelWithResponseStream `chunk` of one event of the model's own stream.
 fn chunk(event: Value) -> Vec<u8> {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let bytes = event.to_string().into_bytes();
@@ -452,6 +485,37 @@ fn invoke_model_chunks_carry_anthropic_events_read_at_every_split() {
     let (message, _) = stream_events(&bad);
     assert_eq!(message.text, "Bon");
     assert_eq!(message.error.as_ref().and_then(|e| e.code.as_deref()), Some("invalid_json"));
+}
+
+/// Nova on InvokeModelWithResponseStream: each chunk's bytes are a ConverseStream event in the
+/// AWS SDKs' shape, the last with Bedrock's invocation metrics beside it.
+#[test]
+fn invoke_model_chunks_of_converse_events_are_read_as_converse_at_every_split() {
+    let events = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockDelta": {"delta": {"text": "Nova "}, "contentBlockIndex": 0}}),
+        json!({"contentBlockDelta": {"delta": {"text": "hi"}, "contentBlockIndex": 0}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        json!({"messageStop": {"stopReason": "end_turn"}}),
+        json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 2}, "metrics": {}},
+               "amazon-bedrock-invocationMetrics": {"inputTokenCount": 3, "outputTokenCount": 2}}),
+    ];
+    let body: Vec<u8> = events.iter().cloned().flat_map(chunk).collect();
+    let whole = stream(&body, body.len());
+    assert_eq!(whole.text, "Nova hi", "{whole:?}");
+    assert_eq!(whole.raw_finish_reason.as_deref(), Some("end_turn"));
+    assert_eq!(whole.usage.as_ref().map(|u| (u.input_tokens, u.output_tokens)), Some((3, 2)));
+    assert!(whole.complete && whole.error.is_none());
+    for cut in 0..=body.len() {
+        let mut acc = Accumulator::new(AccumulatorOptions::default());
+        acc.push(&body[..cut]).unwrap();
+        acc.push(&body[cut..]).unwrap();
+        assert_eq!(acc.finish(), whole, "cut at {cut}");
+    }
+    // The same events pushed as objects give the same message.
+    let mut acc = Accumulator::new(AccumulatorOptions::default());
+    events.iter().for_each(|e| drop(acc.push_json(&e.to_string()).unwrap()));
+    assert_eq!(acc.finish().text, "Nova hi");
 }
 
 #[test]

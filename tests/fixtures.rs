@@ -9,9 +9,8 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{check_expect, pieces, random_cuts, STREAM_DIRS, STREAM_EXTENSIONS};
+use common::{check_expect, expect_of, pieces, random_cuts, STREAM_DIRS, STREAM_EXTENSIONS};
 use llm_wire::{Accumulator, AccumulatorOptions, FinalMessage, Format, StreamEvent, Usage};
-use serde_json::Value;
 
 /// The events of a stream concatenated per kind (coalescing may differ between splits, the
 /// contents may not), the last usage (one per push, so how many depends on the split), and every
@@ -134,7 +133,7 @@ fn check_expectations(format: &str) {
     for path in fixtures_of(&dirs_of_format(format)) {
         let expect_path = path.with_extension("expect.json");
         let Ok(expect) = fs::read_to_string(&expect_path) else { continue };
-        let expect: Value = serde_json::from_str(&expect).unwrap();
+        let expect = expect_of(format, serde_json::from_str(&expect).unwrap());
         let (message, _) = run(&[&fs::read(&path).unwrap()], format_named(format));
         let message = serde_json::to_value(message).unwrap();
         if let Err(why) = check_expect(&message, &expect) {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_expect, format_of, pieces, random_cuts, EventDigest};
+use common::{check_expect, expect_of, format_of, pieces, random_cuts, EventDigest};
 use js_sys::Uint8Array;
 use llm_wire::wasm::accumulator::JsAccumulator;
 use serde_json::Value;
@@ -138,7 +138,7 @@ fn every_stream_fixture_matches_its_expectations_in_wasm() {
     for (fixture, format) in stream_fixtures() {
         let Some(expect) = fixture.expect else { continue };
         let (message, _) = run(&[fixture.body], format);
-        if let Err(why) = check_expect(&message, &serde_json::from_str(expect).unwrap()) {
+        if let Err(why) = check_expect(&message, &expect_of(format, serde_json::from_str(expect).unwrap())) {
             panic!("{}: {why}", fixture.name);
         }
         checked += 1;

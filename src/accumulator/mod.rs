@@ -321,38 +321,31 @@ impl Accumulator {
     }
 }
 
-/// The event name and data the bytes of one decoded event object would have carried: a
-/// one-member object named by a Bedrock event type is that event with the member as its
-/// payload (the AWS SDKs' shape); an object with a string `type` is named by it (Anthropic and
-/// Responses servers name each event by its type); anything else is an unnamed event.
+/// The event name and data the bytes of one decoded event object would have carried: an object
+/// with one member named by a Bedrock event type is that event with the member as its payload
+/// (the AWS SDKs' shape, and the bytes of a Nova InvokeModel chunk, whose last one also has
+/// Bedrock's `amazon-bedrock-invocationMetrics`, not counted); an object with a string `type`
+/// is named by it (Anthropic and Responses servers name each event by its type); anything else
+/// is an unnamed event.
 fn event_of(text: &str) -> (String, &str) {
     let members = crate::json::read_document(text.as_bytes(), |r| {
-        let (mut count, mut first, mut kind) = (0, String::new(), None);
+        let (mut count, mut named, mut kind) = (0, None, None);
         r.object(|r, key| {
-            count += 1;
-            if count == 1 {
-                first = String::from_utf8_lossy(key).into_owned();
-            }
             match key {
+                b"amazon-bedrock-invocationMetrics" => return r.skip(),
                 b"type" => kind = r.string()?.map(|k| k.into_owned()),
+                _ if count == 0 && detect::is_bedrock_event(&String::from_utf8_lossy(key)) => {
+                    named = Some((String::from_utf8_lossy(key).into_owned(), r.raw()?));
+                }
                 _ => r.skip()?,
             }
+            count += 1;
             Ok(())
         })?;
-        Ok((count, first, kind))
+        Ok((count, named, kind))
     });
     match members {
-        Ok((1, first, _)) if detect::is_bedrock_event(&first) => {
-            let payload = crate::json::read_document(text.as_bytes(), |r| {
-                let mut payload = "";
-                r.object(|r, _| {
-                    payload = r.raw()?;
-                    Ok(())
-                })?;
-                Ok(payload)
-            });
-            (first, payload.unwrap_or(text))
-        }
+        Ok((1, Some((name, payload)), _)) => (name, payload),
         Ok((_, _, Some(kind))) => (kind, text),
         _ => ("message".to_owned(), text),
     }
@@ -451,14 +444,21 @@ fn dispatch(decoder: &mut Decoder, builder: &mut MessageBuilder, event: &SseEven
 }
 
 /// An InvokeModelWithResponseStream `chunk`: its base64 `bytes` are one event of the model's own
-/// format, read by the inner decoder (detected from the first chunk) as if it had arrived alone.
-/// Any other event of that stream carries nothing to read.
+/// format, read by the inner decoder (detected from the first chunk) as if it had arrived alone,
+/// named as `push_json` names an event object (Nova's bytes are ConverseStream events in the
+/// AWS SDKs' shape). Any other event of that stream carries nothing to read.
 fn invoke_chunk(inner: &mut Decoder, builder: &mut MessageBuilder, event: &SseEvent<'_>) -> Result<Handled> {
     if event.event != "chunk" {
         return Ok(Handled::Done);
     }
     match bedrock::chunk_bytes(event.data) {
-        Ok(Some(bytes)) => on_event(inner, builder, &SseEvent { event: "message", data: &bytes, id: b"" })?,
+        Ok(Some(bytes)) => match std::str::from_utf8(&bytes) {
+            Ok(text) => {
+                let (name, data) = event_of(text);
+                on_event(inner, builder, &SseEvent { event: &name, data: data.as_bytes(), id: b"" })?
+            }
+            Err(_) => on_event(inner, builder, &SseEvent { event: "message", data: &bytes, id: b"" })?,
+        },
         Ok(None) => {}
         Err(err) => builder.error(invalid_chunk(&err))?,
     }

@@ -86,7 +86,8 @@ pub(crate) enum ReasoningState<'b> {
     Item { id: &'b str, encrypted_content: Option<&'b str>, text: &'b str },
     /// Signed thinking (Anthropic, Bedrock's Claude).
     Signed { text: &'b str, signature: &'b str },
-    /// Redacted thinking (Anthropic, Bedrock): opaque data.
+    /// Redacted thinking (Anthropic, Bedrock): opaque data, Anthropic's `data` string, which
+    /// Bedrock's wire carries as base64 of its bytes.
     Redacted { data: &'b str },
     /// Reasoning text no API takes back (`reasoning_content`, think tags, ...).
     Plain,

@@ -41,8 +41,8 @@ pub enum Block {
         /// Anthropic and Bedrock thinking signatures; a `reasoning_details` text's signature.
         #[serde(skip_serializing_if = "Option::is_none")]
         signature: Option<String>,
-        /// Opaque reasoning: Anthropic `redacted_thinking` data, Bedrock `redactedContent`, a
-        /// `reasoning_details` `reasoning.encrypted` item's data.
+        /// Opaque reasoning: Anthropic `redacted_thinking` data, Bedrock `redactedContent`
+        /// decoded, a `reasoning_details` `reasoning.encrypted` item's data.
         #[serde(skip_serializing_if = "Option::is_none")]
         redacted: Option<String>,
         /// The id of the OpenAI Responses reasoning item this block belongs to.

@@ -193,7 +193,8 @@ impl JsAccumulator {
     /// One already-decoded event object of a supported format (a Chat chunk, a Gemini response,
     /// an Anthropic or Responses event, a Bedrock ConverseStream event as the AWS SDK gives it);
     /// the events its bytes would give. Read through `JSON.stringify`, so members keep their
-    /// order; a string is taken as the event's JSON text.
+    /// order, a `Uint8Array` (an SDK's blob) as its base64; a string is taken as the event's
+    /// JSON text.
     #[wasm_bindgen(js_name = pushJson, unchecked_return_type = "StreamEvent[]")]
     pub fn push_json(
         &mut self,
@@ -204,7 +205,7 @@ impl JsAccumulator {
         };
         let text = match event.as_string() {
             Some(text) => text,
-            None if event.is_object() => js::stringify_text(&event).ok_or_else(|| {
+            None if event.is_object() => js::stringify_wire(&event).ok_or_else(|| {
                 Error::invalid_input("event", "the event cannot be written as JSON (a cycle, or a BigInt)")
             })?,
             None => return Err(Error::invalid_input("event", "pushJson takes an event object or its JSON text").into()),

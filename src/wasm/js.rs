@@ -37,6 +37,18 @@ extern "C" {
     #[wasm_bindgen(constructor, js_class = "Array")]
     pub(crate) fn new() -> Array;
 
+    /// `Object.keys(value)`: its own enumerable string keys, in order.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys)]
+    fn keys(value: &JsValue) -> Array;
+
+    /// An `Object`.
+    #[wasm_bindgen(js_name = Object)]
+    type Object;
+
+    /// `new Object()`: empty.
+    #[wasm_bindgen(constructor, js_class = "Object")]
+    fn new() -> Object;
+
     /// A `Uint8Array` (of this realm: `instanceof`).
     #[wasm_bindgen(js_name = Uint8Array)]
     pub(crate) type Uint8Array;
@@ -101,6 +113,60 @@ impl Uint8Array {
 /// `JSON.stringify(value)` as a Rust string; `None` when it throws or gives `undefined`.
 pub(crate) fn stringify_text(value: &JsValue) -> Option<String> {
     stringify(value).ok()?.as_string()
+}
+
+/// [`stringify_text`] with each `Uint8Array` as the base64 of its bytes, its wire form: the AWS
+/// SDK gives blobs (`redactedContent`, a chunk's `bytes`) as `Uint8Array`s, which
+/// `JSON.stringify` writes as `{"0":69,...}` (docs/design.md, "Bedrock"). Only text that has
+/// such an object (an object whose first key is `0`, outside any string) is written again, from
+/// a copy; an empty `Uint8Array` stays `{}`.
+pub(crate) fn stringify_wire(value: &JsValue) -> Option<String> {
+    let text = stringify_text(value)?;
+    if !text.contains(r#"{"0":"#) {
+        return Some(text);
+    }
+    let length_key = JsValue::from_str("length");
+    stringify_text(&with_base64_bytes(value, &length_key, 0))
+}
+
+/// Past the nesting the JSON reader refuses (128), a copy goes no deeper.
+const MAX_DEPTH: usize = 128;
+
+/// `value` with each `Uint8Array` within plain objects and arrays replaced by its base64; what is
+/// not a plain object or array (or has a `toJSON`, or is nested past the JSON depth) is kept.
+fn with_base64_bytes(value: &JsValue, length_key: &JsValue, depth: usize) -> JsValue {
+    if !value.is_object() || depth > MAX_DEPTH {
+        return value.clone();
+    }
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        let mut read = vec![0; bytes.length(length_key).unwrap_or(0)];
+        return match bytes.copy_to(&mut read) {
+            Some(()) => JsValue::from_str(&crate::providers::bedrock::redacted::encode_base64(&read)),
+            None => value.clone(),
+        };
+    }
+    let item = |key: &JsValue| get(value, key).map(|item| with_base64_bytes(&item, length_key, depth + 1));
+    let copied: Result<JsValue, JsValue> = (|| {
+        if Array::is_array(value) {
+            let length = get(value, length_key)?.as_f64().unwrap_or(0.0) as u32;
+            let copy = Array::new();
+            for i in 0..length {
+                set(&copy, &i.into(), &item(&i.into())?)?;
+            }
+            return Ok(copy.into());
+        }
+        if get(value, &"toJSON".into())?.is_function() {
+            return Ok(value.clone());
+        }
+        let keys = Object::keys(value);
+        let copy = Object::new();
+        for i in 0..get(&keys, length_key)?.as_f64().unwrap_or(0.0) as u32 {
+            let key = get(&keys, &i.into())?;
+            set(&copy, &key, &item(&key)?)?;
+        }
+        Ok(copy.into())
+    })();
+    copied.unwrap_or_else(|_| value.clone())
 }
 
 /// The `onSpan` callback of an options object: `None` when it is not a function. A getter that

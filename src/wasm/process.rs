@@ -33,7 +33,8 @@ export interface AgentOutput { text: string; toolCalls: ToolCall[]; usage: Usage
 export interface StructuredOptions { lenient?: boolean }
 "#;
 
-/// A response as JSON text: a string as it is, anything else through `JSON.stringify`.
+/// A response as JSON text: a string as it is, anything else through `JSON.stringify` (a
+/// `Uint8Array`, an SDK's blob, as its base64).
 fn response_text(response: &JsValue) -> Result<String, JsValue> {
     if let Some(text) = response.as_string() {
         return Ok(text);
@@ -41,7 +42,7 @@ fn response_text(response: &JsValue) -> Result<String, JsValue> {
     if response.is_undefined() || response.is_null() {
         return Err(Error::invalid_input("response", "a response body is required").into());
     }
-    js::stringify_text(response).ok_or_else(|| Error::invalid_input("response", "the response is not JSON data").into())
+    js::stringify_wire(response).ok_or_else(|| Error::invalid_input("response", "the response is not JSON data").into())
 }
 
 /// §8: the result of a non-streamed response body (`options.onSpan` receives the trace span).

@@ -132,6 +132,31 @@ impl EventDigest {
     }
 }
 
+/// Standard base64 → bytes (the tests' own decoder, independent of the library's).
+pub fn decode_base64(text: &str) -> Vec<u8> {
+    const ALPHABET: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let sextets: Vec<u32> = text.trim_end_matches('=').chars().map(|c| ALPHABET.find(c).unwrap() as u32).collect();
+    let mut out = Vec::new();
+    for group in sextets.chunks(4) {
+        let n = group.iter().enumerate().fold(0, |n, (i, s)| n | s << (18 - 6 * i));
+        out.extend(&n.to_be_bytes()[1..group.len()]);
+    }
+    out
+}
+
+/// The `.expect.json` of a fixture of `format` as a final message has it: Bedrock's
+/// `redactedReasoning` is the wire value (tests/fixtures/README.md), base64 of the bytes, which
+/// the message keeps as their text (docs/design.md, "Reasoning that goes back").
+pub fn expect_of(format: &str, mut expect: Value) -> Value {
+    if let (true, Some(Value::Array(values))) = (format == "bedrock", expect.get_mut("redactedReasoning")) {
+        for value in values {
+            let bytes = decode_base64(value.as_str().unwrap_or_default());
+            *value = Value::from(String::from_utf8(bytes).expect("Claude's redacted bytes are text"));
+        }
+    }
+    expect
+}
+
 /// Checks a final message (as JSON) against a partial `.expect.json`; the error names the key.
 pub fn check_expect(message: &Value, expect: &Value) -> Result<(), String> {
     let obj = expect.as_object().ok_or("expect is not an object")?;

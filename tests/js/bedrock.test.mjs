@@ -22,6 +22,10 @@ for (const file of streams) {
     const expectPath = new URL(file.replace(/\.eventstream$/, ".expect.json"), DIR);
     if (existsSync(expectPath)) {
       const { _note, ...expect } = JSON.parse(readFileSync(expectPath, "utf8"));
+      // The README's wire value is base64 of the bytes; the message keeps their text.
+      if (expect.redactedReasoning) {
+        expect.redactedReasoning = expect.redactedReasoning.map((wire) => Buffer.from(wire, "base64").toString("utf8"));
+      }
       checkExpect(whole.message, expect, file);
     }
     const detected = run([body]);
@@ -95,4 +99,68 @@ test("a Converse body is a message, and an AWS error body throws provider_error"
   assert.deepEqual(toMessage(body), detected, "detected without an agent");
   assert.throws(() => processBody(agent, read("pyd-error-400-stream-endpoint.json").toString()),
     (err) => err.code === "provider_error" && err.message === "The provided model identifier is invalid.");
+});
+
+/** The events of an AWS event stream as the AWS SDK yields them: `{[event-type]: payload}`, the
+ * `p` padding gone and each blob (`redactedContent`, a chunk's `bytes`) a Uint8Array. */
+function sdkEvents(body) {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  const events = [];
+  for (let at = 0; at < body.length;) {
+    const [total, headersLength] = [view.getUint32(at), view.getUint32(at + 4)];
+    let type;
+    for (let h = at + 12; h < at + 12 + headersLength;) {
+      const name = Buffer.from(body.subarray(h + 1, h + 1 + body[h])).toString();
+      h += 1 + body[h] + 1; // the name, then its value's type (7: a string)
+      const length = view.getUint16(h);
+      if (name === ":event-type") type = Buffer.from(body.subarray(h + 2, h + 2 + length)).toString();
+      h += 2 + length;
+    }
+    const { p, ...payload } = JSON.parse(Buffer.from(body.subarray(at + 12 + headersLength, at + total - 4)));
+    const blob = payload.delta?.reasoningContent;
+    if (blob?.redactedContent) blob.redactedContent = new Uint8Array(Buffer.from(blob.redactedContent, "base64"));
+    if (payload.bytes) payload.bytes = new Uint8Array(Buffer.from(payload.bytes, "base64"));
+    events.push({ [type]: payload });
+    at += total;
+  }
+  return events;
+}
+
+test("pushJson reads the AWS SDK's Uint8Array blobs as their base64 wire form", () => {
+  const body = new Uint8Array(read("pyd-claude-redacted-reasoning-stream.eventstream"));
+  const expected = run([body], "bedrock").message;
+  assert.equal(expected.content.filter((b) => b.redacted).length, 2);
+  const events = sdkEvents(body);
+  assert.ok(events.some((e) => e.contentBlockDelta?.delta.reasoningContent?.redactedContent instanceof Uint8Array));
+  const acc = new Accumulator();
+  events.forEach((event) => acc.pushJson(event));
+  assert.deepEqual(acc.finish(), expected);
+  // InvokeModelWithResponseStream: `{chunk: {bytes}}`, an Anthropic event's bytes.
+  const chunk = (event) => ({ chunk: { bytes: new TextEncoder().encode(JSON.stringify(event)) } });
+  const invoke = new Accumulator();
+  invoke.pushJson(chunk({ type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 3, output_tokens: 1 } } }));
+  invoke.pushJson(chunk({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }));
+  invoke.pushJson(chunk({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }));
+  invoke.pushJson(chunk({ type: "message_stop" }));
+  const message = invoke.finish();
+  assert.equal(message.text, "Hi");
+  assert.equal(message.usage.outputTokens, 2);
+  assert.ok(message.complete);
+});
+
+// `process` reads its body the same way (one function makes both JSON texts).
+test("toMessage reads a ConverseCommand output whose blobs are Uint8Arrays", () => {
+  const data = "EtkECkgIBxAB";
+  const output = {
+    $metadata: { httpStatusCode: 200, requestId: "r", attempts: 1, totalRetryDelay: 0 },
+    output: { message: { role: "assistant", content: [
+      { reasoningContent: { redactedContent: new TextEncoder().encode(data) } }, { text: "answer" },
+    ] } },
+    stopReason: "end_turn", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, metrics: { latencyMs: 5 },
+  };
+  const claude = { model: { id: "anthropic.claude", provider: "bedrock" } };
+  const message = toMessage(output, claude);
+  assert.deepEqual(message.content, [{ type: "reasoning", text: "", redacted: data }, { type: "text", text: "answer" }]);
+  // A Uint8Array the caller passes elsewhere in the object is untouched.
+  assert.ok(output.output.message.content[0].reasoningContent.redactedContent instanceof Uint8Array);
 });

@@ -129,7 +129,8 @@ fn bedrock_takes_claudes_signed_and_redacted_reasoning_the_text_and_the_calls_in
         b["messages"][1],
         json!({"role": "assistant", "content": [
             {"reasoningContent": {"reasoningText": {"text": "Claude thinking", "signature": "an-sig"}}},
-            {"reasoningContent": {"redactedContent": "an-data"}},
+            // Base64 of the data's bytes (docs/design.md, "Reasoning that goes back").
+            {"reasoningContent": {"redactedContent": "YW4tZGF0YQ=="}},
             {"text": "It is "},
             {"text": "sunny."},
             {"toolUse": {"toolUseId": "call_1", "name": "weather", "input": {"city": "Paris"}}},

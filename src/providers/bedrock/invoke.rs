@@ -27,7 +27,7 @@ pub(crate) fn chunk_bytes(payload: &[u8]) -> Result<Option<Vec<u8>>, String> {
 }
 
 /// Standard base64, padding optional; any other character is an error naming its position.
-fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+pub(super) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     fn sextet(c: u8) -> Option<u32> {
         match c {
             b'A'..=b'Z' => Some(u32::from(c - b'A')),

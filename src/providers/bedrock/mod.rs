@@ -3,6 +3,7 @@
 
 mod finish_reason;
 mod invoke;
+pub(crate) mod redacted;
 pub(crate) mod request;
 pub(crate) mod response;
 mod stream;

@@ -4,8 +4,10 @@
 //! block each; every other message is a turn of `messages`, whose `content` is a list of
 //! content blocks, each an object with one member (`text`, `image`, `document`, `toolUse`, ...).
 //! Converse wants the roles to alternate: consecutive messages of one role, and the `tool`
-//! messages answering a turn's calls (as `toolResult` blocks of a user turn), join one turn.
+//! messages answering a turn's calls (as `toolResult` blocks of a user turn), join one turn; a
+//! turn with no content is left out.
 
+use super::redacted;
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
@@ -55,6 +57,11 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         }
         // Tool results are the user's turn.
         let role = if message.role == "tool" { "user" } else { message.role.as_str() };
+        // Converse refuses a turn with no content: it is left out, and the turns around it join
+        // when they share a role.
+        if turns.last().is_some_and(|t| t.blocks.is_empty()) {
+            turns.pop();
+        }
         if turns.last().map(|t| t.role) != Some(role) {
             turns.push(Turn { role, blocks: Array::new() });
         }
@@ -66,7 +73,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         }
     }
     let mut written = Array::new();
-    for turn in &turns {
+    for turn in turns.iter().filter(|t| !t.blocks.is_empty()) {
         written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
@@ -230,7 +237,8 @@ fn media_type_of_path(uri: &str) -> &'static str {
     }
 }
 
-/// A `tool` message as `{toolResult: {content, toolUseId}}`: its text, or its parts as blocks.
+/// A `tool` message as `{toolResult: {content, toolUseId}}`: its text, or its parts as blocks;
+/// empty text is left out, as in any message (an empty result has an empty `content`).
 fn tool_result(message: &Message, path: &str, documents: &mut usize) -> Result<String> {
     let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
     let mut content = Array::new();
@@ -238,7 +246,7 @@ fn tool_result(message: &Message, path: &str, documents: &mut usize) -> Result<S
         MessageContent::Parts(parts) if !parts.iter().all(ContentPart::is_text) => {
             write_parts(&message.content, path, &mut content, documents)?
         }
-        _ => content.push(text_block(&message.content.text())),
+        _ => write_parts(&MessageContent::Text(message.content.text()), path, &mut content, documents)?,
     }
     let result = Object::new().array("content", &content).str("toolUseId", id).finish();
     Ok(Object::new().json("toolResult", &result).finish())
@@ -261,7 +269,7 @@ fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents:
                 }
                 Some("redacted_thinking") => {
                     if let Some(data) = text("data") {
-                        blocks.push(redacted(data));
+                        blocks.push(redacted::write(data));
                     }
                 }
                 _ => {}
@@ -276,9 +284,9 @@ fn write_assistant(message: &Message, path: &str, blocks: &mut Array, documents:
 }
 
 /// The blocks of a finished turn, in order (docs/design.md, "Reasoning that goes back"): signed
-/// and redacted reasoning (Claude's, from Anthropic or Bedrock), text and tool calls; what
-/// Converse cannot take back (other APIs' reasoning state, reasoning without a signature,
-/// `other` blocks) is left out.
+/// and redacted reasoning (Claude's, from Anthropic or Bedrock), Bedrock's own redacted bytes,
+/// text and tool calls; what Converse cannot take back (other APIs' reasoning state, reasoning
+/// without a signature, other `other` blocks) is left out.
 fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
     for (j, block) in given.iter().enumerate() {
         match block {
@@ -287,9 +295,13 @@ fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result
                 let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
                 blocks.push(tool_use(&call, &index(path, j))?);
             }
+            // Redacted bytes that are not text, kept as they came.
+            Block::Other { provider_type, data } if provider_type == redacted::REASONING_CONTENT => {
+                blocks.push(Object::new().json(redacted::REASONING_CONTENT, data.get()).finish());
+            }
             _ => match ReasoningState::of(block) {
                 Some(ReasoningState::Signed { text, signature }) => blocks.push(reasoning_text(text, signature)),
-                Some(ReasoningState::Redacted { data }) => blocks.push(redacted(data)),
+                Some(ReasoningState::Redacted { data }) => blocks.push(redacted::write(data)),
                 _ => {}
             },
         }
@@ -301,11 +313,6 @@ fn write_final_blocks(given: &[Block], path: &str, blocks: &mut Array) -> Result
 fn reasoning_text(text: &str, signature: &str) -> String {
     let inner = Object::new().str("signature", signature).str("text", text).finish();
     Object::new().json("reasoningContent", &Object::new().json("reasoningText", &inner).finish()).finish()
-}
-
-/// `{reasoningContent: {redactedContent}}`: the base64 data as Bedrock sent it.
-fn redacted(data: &str) -> String {
-    Object::new().json("reasoningContent", &Object::new().str("redactedContent", data).finish()).finish()
 }
 
 /// `{toolUse: {input, name, toolUseId}}`; the arguments must be a JSON object (empty is `{}`).
@@ -354,13 +361,19 @@ fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
 }
 
 /// Converse's own structured output: `outputConfig.textFormat` with the strict schema as JSON
-/// text. The answer is then the message's text, read as every format's is.
+/// text, then the other members of an `outputConfig` given in `additionalProperties` (such as
+/// `effort`). The answer is then the message's text, read as every format's is.
 fn output_config(agent: &Agent) -> String {
     let schema = json_text(&to_strict_schema(&agent.outputs));
     let json_schema = Object::new().str("name", "structured_output").str("schema", &schema).finish();
     let structure = Object::new().json("jsonSchema", &json_schema).finish();
     let format = Object::new().json("structure", &structure).str("type", "json_schema").finish();
-    Object::new().json("textFormat", &format).finish()
+    let mut config = Fields::new();
+    config.set("textFormat", format);
+    if let Some(Value::Object(given)) = agent.model.options.additional_properties.get("outputConfig") {
+        write_absent(&mut config, given);
+    }
+    config.finish()
 }
 
 /// `inferenceConfig` from the options (`maxTokens`, `stopSequences`, `temperature`, `topP`),
@@ -390,8 +403,9 @@ fn write_options(agent: &Agent, body: &mut Fields) {
         match (key.as_str(), value) {
             ("inferenceConfig", Value::Object(given)) => write_absent(&mut inference, given),
             ("additionalModelRequestFields", Value::Object(given)) => write_absent(&mut model_fields, given),
-            // Merged into the built one by `write_tools`.
+            // Merged into the built ones by `write_tools` and `output_config`.
             ("toolConfig", Value::Object(_)) => {}
+            ("outputConfig", Value::Object(_)) if !agent.outputs.is_empty() => {}
             (key, _) if CONVERSE_KEYS.contains(&key) => {
                 converse.insert(key.to_owned(), value.clone());
             }

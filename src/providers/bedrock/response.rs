@@ -4,7 +4,7 @@
 //! union with one member, replayed into the builder the way its streamed form arrives: `text`;
 //! `toolUse` (its `input` object becomes the arguments JSON string, key order and number
 //! spelling kept; a server tool's call is kept whole); `reasoningContent` with its signature,
-//! or its `redactedContent`; `citationsContent` as text with its citations; any other block
+//! or its `redactedContent` (decoded, see `redacted`); `citationsContent` as text with its citations; any other block
 //! (`toolResult`, `image`, `document`, ...) kept whole as an `other` block named by its member.
 //!
 //! An error is an HTTP error status with `{"message": "..."}`; its type travels in the
@@ -158,8 +158,8 @@ fn reasoning(value: &str, b: &mut MessageBuilder) -> Result<()> {
     if read.is_err() {
         return b.other_block(0, "reasoningContent", RawJson::from_valid(value));
     }
-    if let Some(data) = redacted.as_deref() {
-        return b.redacted_reasoning(0, data);
+    if let Some(wire) = redacted.as_deref() {
+        return super::redacted::read(wire, b);
     }
     b.reasoning(0, text.as_deref().unwrap_or(""))?;
     b.reasoning_signature(0, signature.as_deref().unwrap_or(""))

@@ -4,10 +4,11 @@
 //!
 //! - `messageStart {role}`;
 //! - `contentBlockStart {contentBlockIndex, start}`, sent only for `toolUse` (and Nova's
-//!   `toolResult`) blocks: text and reasoning blocks begin with their first delta;
+//!   `toolResult`) and `image {format}` blocks: text and reasoning blocks begin with their
+//!   first delta;
 //! - `contentBlockDelta {contentBlockIndex, delta}`: `text`, `toolUse.input` (JSON text in
 //!   fragments), `reasoningContent` (`text`, then one `signature`; or one `redactedContent`),
-//!   `citation`, `toolResult`;
+//!   `citation`, `toolResult`, `image {source}`;
 //! - `contentBlockStop {contentBlockIndex}`;
 //! - `messageStop {stopReason}`, then `metadata {usage, metrics}`, the last event.
 //!
@@ -57,11 +58,13 @@ impl<'a> Event<'a> {
     }
 }
 
-/// `contentBlockStart.start`: a tool call, or the start of a server tool's result.
+/// `contentBlockStart.start`: a tool call, the start of a server tool's result, or of an image.
 #[derive(Default)]
 struct Start<'a> {
     tool_use: Option<&'a str>,
     tool_result: Option<&'a str>,
+    /// `image`: `{format}`, its `source` streaming in deltas.
+    image: Option<&'a str>,
 }
 
 impl<'a> Start<'a> {
@@ -70,6 +73,7 @@ impl<'a> Start<'a> {
             match key {
                 b"toolUse" => s.tool_use = r.raw_non_null()?,
                 b"toolResult" => s.tool_result = r.raw_non_null()?,
+                b"image" => s.image = r.raw_non_null()?,
                 _ => {}
             }
             Ok(())
@@ -89,6 +93,8 @@ struct Delta<'a> {
     citation: Option<&'a str>,
     /// `toolResult`: a list of `{json}` or `{text}` items, as JSON text.
     tool_result: Option<&'a str>,
+    /// `image`: an object of the image's members (`source`), as JSON text.
+    image: Option<&'a str>,
 }
 
 impl<'a> Delta<'a> {
@@ -117,6 +123,7 @@ impl<'a> Delta<'a> {
                 }
                 b"citation" => d.citation = r.raw_non_null()?,
                 b"toolResult" => d.tool_result = r.raw_non_null()?,
+                b"image" => d.image = r.raw_non_null()?,
                 _ => {}
             }
             Ok(())
@@ -125,17 +132,18 @@ impl<'a> Delta<'a> {
 }
 
 /// A block that is not the client's to act on, assembled from its deltas and kept whole as an
-/// `other` block when it stops: a server tool's call (Nova's `toolUse` of type
-/// `server_tool_use`, whose `input` streams as text) or its `toolResult` (whose `content`
-/// streams as items).
+/// `other` block when it stops, as a body has it: a server tool's call (Nova's `toolUse` of type
+/// `server_tool_use`, whose `input` streams as text), its `toolResult` (whose `content` streams
+/// as items), or an `image` (whose members, `source`, stream as objects).
 #[derive(Debug)]
 struct ServerBlock {
     index: u64,
-    /// `"toolUse"` or `"toolResult"`: the Converse content block it is.
+    /// `"toolUse"`, `"toolResult"` or `"image"`: the Converse content block it is.
     kind: &'static str,
     /// The `contentBlockStart.start` member's JSON text.
     start: String,
-    /// The streamed input text, or the result's items as JSON texts joined by commas.
+    /// The streamed input text, or the result's items or the image's objects as JSON texts
+    /// joined by commas.
     streamed: String,
 }
 
@@ -151,10 +159,19 @@ impl ServerBlock {
             let crate::json::Value::Object(mut block) = crate::json::value::parse_value(&self.start).ok()? else {
                 return None;
             };
+            let items = || crate::json::value::parse_value(&format!("[{}]", self.streamed)).ok();
             let (key, value) = match self.kind {
                 "toolUse" if self.streamed.trim().is_empty() => return Some(block),
                 "toolUse" => ("input", crate::json::value::parse_value(&self.streamed).ok()?),
-                _ => ("content", crate::json::value::parse_value(&format!("[{}]", self.streamed)).ok()?),
+                "image" => {
+                    let crate::json::Value::Array(items) = items()? else { return None };
+                    for item in items {
+                        let crate::json::Value::Object(members) = item else { return None };
+                        block.extend(members);
+                    }
+                    return Some(block);
+                }
+                _ => ("content", items()?),
             };
             block.insert(key.into(), value);
             Some(block)
@@ -233,8 +250,8 @@ impl ConverseStream {
         if let Some(signature) = delta.signature.as_deref() {
             b.reasoning_signature(0, signature)?;
         }
-        if let Some(data) = delta.redacted.as_deref() {
-            b.redacted_reasoning(0, data)?;
+        if let Some(wire) = delta.redacted.as_deref() {
+            super::redacted::read(wire, b)?;
         }
         if let Some(citation) = delta.citation {
             b.citation(0, RawJson::from_valid(citation))?;
@@ -263,6 +280,16 @@ impl ConverseStream {
                 }
             }
         }
+        if let Some(image) = delta.image {
+            // An image whose start was not seen begins with its first delta.
+            if !self.server.as_ref().is_some_and(|s| s.index == index && s.kind == "image") {
+                self.open_server(index, "image", "{}", b)?;
+            }
+            if let Some(server) = &mut self.server {
+                let joined = if server.streamed.is_empty() { image.to_owned() } else { format!(",{image}") };
+                keep_streamed(server, &joined, b)?;
+            }
+        }
         Ok(())
     }
 
@@ -285,6 +312,8 @@ impl ConverseStream {
             self.tool = Some((index, b.begin_tool_call(0, id, name, Some(index), None)?));
         } else if let Some(raw) = start.tool_result {
             return self.open_server(index, "toolResult", raw, b);
+        } else if let Some(raw) = start.image {
+            return self.open_server(index, "image", raw, b);
         }
         Ok(())
     }
