@@ -692,3 +692,53 @@ fn gen_ai_attributes_name_the_gcp_systems_and_read_the_generation_config() {
     let attributes: Value = llm_wire::gen_ai_attributes(&google, &json!({}).into(), None).into();
     assert_eq!(attributes["gen_ai.provider.name"], "gcp.gemini");
 }
+
+fn vertex_request(id: &str, options: RequestOptions) -> llm_wire::HttpRequest {
+    let agent = Agent::from_json(&json!({"model": {"id": id, "provider": "vertex"}}).into()).unwrap();
+    build_request(&agent, &[Message::new("user", "hi")], &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn header<'a>(request: &'a llm_wire::HttpRequest, name: &str) -> Option<&'a str> {
+    request.headers.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str())
+}
+
+/// Express mode (no project) authenticates with an API key, as Google's SDK sends it; a
+/// project's requests carry an OAuth access token.
+#[test]
+fn vertex_express_mode_sends_the_key_as_an_api_key_and_a_project_a_bearer_token() {
+    let key = |base: Option<&str>, project: Option<&str>| RequestOptions {
+        api_key: Some("AIza-k".into()),
+        base_url: base.map(Into::into),
+        project: project.map(Into::into),
+        ..RequestOptions::default()
+    };
+    let express = vertex_request("gemini-2.5-flash", key(Some("https://aiplatform.googleapis.com/v1"), None));
+    assert_eq!(
+        express.url,
+        "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:generateContent"
+    );
+    assert_eq!(header(&express, "x-goog-api-key"), Some("AIza-k"));
+    assert_eq!(header(&express, "Authorization"), None);
+
+    let project = vertex_request("gemini-2.5-flash", key(None, Some("p")));
+    assert_eq!(header(&project, "Authorization"), Some("Bearer AIza-k"));
+    assert_eq!(header(&project, "x-goog-api-key"), None);
+    let resource = vertex_request("projects/p/locations/global/endpoints/1", key(None, None));
+    assert_eq!(header(&resource, "Authorization"), Some("Bearer AIza-k"), "the id names the project");
+}
+
+#[test]
+fn vertex_multi_regions_have_their_own_hosts() {
+    let cases = [
+        ("us", "https://aiplatform.us.rep.googleapis.com/v1/projects/p/locations/us/"),
+        ("eu", "https://aiplatform.eu.rep.googleapis.com/v1/projects/p/locations/eu/"),
+        ("europe-west4", "https://europe-west4-aiplatform.googleapis.com/v1/projects/p/locations/europe-west4/"),
+        ("global", "https://aiplatform.googleapis.com/v1/projects/p/locations/global/"),
+    ];
+    for (region, root) in cases {
+        let options =
+            RequestOptions { region: Some(region.into()), project: Some("p".into()), ..RequestOptions::default() };
+        let url = vertex_request("gemini-2.5-flash", options).url;
+        assert_eq!(url, format!("{root}publishers/google/models/gemini-2.5-flash:generateContent"), "{region}");
+    }
+}
