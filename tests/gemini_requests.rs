@@ -399,7 +399,7 @@ fn consecutive_messages_of_one_role_are_one_turn_and_tool_results_join_the_next_
             {"role": "user", "parts": [{"text": "a"}, {"text": "b"}]},
             {"role": "model", "parts": [
                 {"text": "c"},
-                {"functionCall": {"args": {"x": 1}, "id": "1", "name": "f"}},
+                {"functionCall": {"args": {"x": 1}, "id": "1", "name": "f"}, "thoughtSignature": "skip_thought_signature_validator"},
                 {"functionCall": {"args": {}, "id": "2", "name": "g"}},
             ]},
             {"role": "user", "parts": [
@@ -512,6 +512,54 @@ fn blocks_render_text_calls_and_gemini_parts_with_their_signatures_and_drop_the_
             ]},
             {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "f", "response": {"output": "ok"}}}]},
         ])
+    );
+}
+
+/// Gemini 3 refuses a turn of calls none of which is signed; Google's placeholder stands in
+/// for the signature of calls Gemini did not make, on the first call of such a turn only.
+#[test]
+fn unsigned_calls_get_the_placeholder_signature_on_the_first_call_of_their_turn() {
+    const SKIP: &str = "skip_thought_signature_validator";
+    let calls = |ids: &[&str]| {
+        let calls: Vec<Value> = ids.iter().map(|id| json!({"id": id, "name": "f", "arguments": "{}"})).collect();
+        json!({"role": "assistant", "content": "", "metadata": {"tool_calls": calls}})
+    };
+    let signed_blocks = json!({"role": "assistant", "content": "", "metadata": {"blocks": [
+        {"type": "tool_call", "id": "s", "name": "f", "arguments": "{}", "signature": "real"},
+        {"type": "tool_call", "id": "t", "name": "f", "arguments": "{}"},
+    ]}});
+    let signed_text = json!({"role": "assistant", "content": "", "metadata": {"blocks": [
+        {"type": "text", "text": "x", "signature": "on-text"},
+        {"type": "tool_call", "id": "u", "name": "f", "arguments": "{}"},
+    ]}});
+    let result = |id: &str| json!({"role": "tool", "content": "ok", "metadata": {"tool_call_id": id}});
+    let messages = json!([
+        {"role": "user", "content": "a"},
+        calls(&["1", "2"]),
+        result("1"), result("2"),
+        calls(&["3"]), signed_blocks,
+        result("3"), result("s"), result("t"),
+        signed_text,
+        result("u"),
+        {"role": "assistant", "content": "only text"},
+    ]);
+    let body = body_of(gemini("m", json!({})), messages);
+    let signatures: Vec<Vec<Value>> = body["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|turn| turn["role"] == "model")
+        .map(|turn| turn["parts"].as_array().unwrap().iter().map(|part| part["thoughtSignature"].clone()).collect())
+        .collect();
+    assert_eq!(
+        signatures,
+        [
+            vec![json!(SKIP), Value::Null],
+            vec![Value::Null, json!("real"), Value::Null],
+            vec![json!("on-text"), json!(SKIP)],
+            vec![Value::Null],
+        ],
+        "a turn with a signed call goes as it came, whichever message it came from"
     );
 }
 

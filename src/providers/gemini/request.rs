@@ -86,10 +86,55 @@ fn camel_case(key: &str) -> String {
     out
 }
 
-/// A turn of `contents`: its role and parts (each JSON text).
+/// What Google documents as the signature of a call Gemini did not make (another provider's, or
+/// the caller's): Gemini 3 refuses a turn's calls when none is signed (docs/design.md, "Gemini").
+const UNSIGNED_CALL: &str = "skip_thought_signature_validator";
+
+/// A part of a turn: JSON text, or a `functionCall` part kept open until its turn is whole, as
+/// the turn's signatures decide whether it needs [`UNSIGNED_CALL`].
+enum Part {
+    Written(String),
+    Call { function: String, signature: Option<String> },
+}
+
+impl Part {
+    fn finish(self) -> String {
+        match self {
+            Part::Written(part) => part,
+            Part::Call { function, signature } => {
+                let mut part = Fields::new();
+                part.set("functionCall", function);
+                if let Some(signature) = signature {
+                    part.str("thoughtSignature", &signature);
+                }
+                part.finish()
+            }
+        }
+    }
+}
+
+/// A turn of `contents`: its role and parts.
 struct Turn {
     role: &'static str,
-    parts: Vec<String>,
+    parts: Vec<Part>,
+}
+
+impl Turn {
+    /// The parts as JSON text; in a model turn whose calls carry no signature at all, the first
+    /// call gets [`UNSIGNED_CALL`].
+    fn finish(mut self) -> Array {
+        let signed = |part: &Part| matches!(part, Part::Call { signature: Some(_), .. });
+        if self.role == "model" && !self.parts.iter().any(signed) {
+            if let Some(Part::Call { signature, .. }) =
+                self.parts.iter_mut().find(|part| matches!(part, Part::Call { .. }))
+            {
+                *signature = Some(UNSIGNED_CALL.to_owned());
+            }
+        }
+        let mut parts = Array::new();
+        self.parts.into_iter().for_each(|part| parts.push(part.finish()));
+        parts
+    }
 }
 
 /// The turns being written, and the names of the calls made so far by id, which tool results
@@ -127,7 +172,7 @@ impl CallNames {
 
 impl Contents {
     /// Adds parts to the last turn when it has `role`, else as a new turn.
-    fn add(&mut self, role: &'static str, mut parts: Vec<String>) {
+    fn add(&mut self, role: &'static str, mut parts: Vec<Part>) {
         match self.turns.last_mut() {
             Some(turn) if turn.role == role => turn.parts.append(&mut parts),
             _ => self.turns.push(Turn { role, parts }),
@@ -142,17 +187,16 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         let path = index("messages", i);
         let (role, parts) = match message.role.as_str() {
             _ if is_system(message) => continue,
-            "tool" => ("user", function_response(message, &path, &contents.call_names)?),
+            "tool" => ("user", written(function_response(message, &path, &contents.call_names)?)),
             "assistant" => ("model", model_parts(message, &path, &mut contents.call_names)?),
-            _ => ("user", user_parts(message, &path)?),
+            _ => ("user", written(user_parts(message, &path)?)),
         };
         contents.add(role, parts);
     }
     let mut written = Array::new();
     for turn in contents.turns {
-        let mut parts = Array::new();
-        turn.parts.into_iter().for_each(|part| parts.push(part));
-        written.push(Object::new().array("parts", &parts).str("role", turn.role).finish());
+        let role = turn.role;
+        written.push(Object::new().array("parts", &turn.finish()).str("role", role).finish());
     }
     body.set("contents", written.finish());
     if let Some(system) = system_text(messages) {
@@ -162,6 +206,10 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     }
     write_tools(agent, body)?;
     write_generation_config(agent, body)
+}
+
+fn written(parts: Vec<String>) -> Vec<Part> {
+    parts.into_iter().map(Part::Written).collect()
 }
 
 /// `{text, thoughtSignature?}`.
@@ -250,19 +298,14 @@ fn call_args(call: &ToolCall, path: &str) -> Result<String> {
 }
 
 /// `{functionCall: {args, id, name}, thoughtSignature?}`.
-fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<String> {
+fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<Part> {
     let function = Object::new().json("args", &call_args(call, path)?).str("id", &call.id).str("name", &call.name);
-    let mut part = Fields::new();
-    part.set("functionCall", function.finish());
-    if let Some(signature) = signature {
-        part.str("thoughtSignature", signature);
-    }
-    Ok(part.finish())
+    Ok(Part::Call { function: function.finish(), signature: signature.map(str::to_owned) })
 }
 
 /// The parts of an assistant message: from `metadata.blocks` when it has them, else its
 /// content and `metadata.tool_calls`. The names of its calls are noted for the results.
-fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Result<Vec<String>> {
+fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
     match message.blocks(path)? {
         Some(blocks) => {
@@ -274,7 +317,9 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
             }
         }
         None => {
-            write_content(&message.content, path, &mut parts)?;
+            let mut content = Vec::new();
+            write_content(&message.content, path, &mut content)?;
+            parts = written(content);
             let calls_path = field(path, "metadata.tool_calls");
             for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
                 parts.push(call_part(call, None, &index(&calls_path, k))?);
@@ -283,7 +328,7 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
         }
     }
     if parts.is_empty() {
-        parts.push(text_part("", None));
+        parts.push(Part::Written(text_part("", None)));
     }
     Ok(parts)
 }
@@ -293,11 +338,11 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
 /// `other` blocks that are Gemini parts (their data has a member named by their `providerType`,
 /// as `executableCode` has) as they came. Reasoning is not sent back: Gemini's thoughts travel
 /// as signatures on the other parts.
-fn block_part(block: &Block, path: &str, call_names: &mut CallNames) -> Result<Option<String>> {
+fn block_part(block: &Block, path: &str, call_names: &mut CallNames) -> Result<Option<Part>> {
     match block {
         Block::Text { text, signature, .. } => {
             let signature = signed(signature);
-            Ok((!text.is_empty() || signature.is_some()).then(|| text_part(text, signature)))
+            Ok((!text.is_empty() || signature.is_some()).then(|| Part::Written(text_part(text, signature))))
         }
         Block::ToolCall { id, name, arguments, signature } => {
             let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
@@ -306,7 +351,7 @@ fn block_part(block: &Block, path: &str, call_names: &mut CallNames) -> Result<O
         }
         Block::Other { provider_type, data } => {
             let data = parse_value(data.get()).ok().filter(|data| data.get(provider_type).is_some());
-            Ok(data.filter(Value::is_object).map(|data| wire::json(&data)))
+            Ok(data.filter(Value::is_object).map(|data| Part::Written(wire::json(&data))))
         }
         Block::Reasoning { .. } => Ok(None),
     }
