@@ -626,7 +626,7 @@ fn a_recursive_or_dangling_ref_is_handled_and_deep_ones_are_refused() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "c", "name": "t", "parametersSchema": {"type": "object", "properties": {"x": {"$ref": "#/nowhere"}}}}]);
     let err = error_of(agent.clone(), json!([]));
-    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.tools")));
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.tools[0].parametersSchema")));
     // 70 refs, each to the next: deeper than refs may nest.
     let mut defs = Map::new();
     for i in 0..70 {
@@ -789,4 +789,87 @@ fn vertex_multi_regions_have_their_own_hosts() {
         let url = vertex_request("gemini-2.5-flash", options).url;
         assert_eq!(url, format!("{root}publishers/google/models/gemini-2.5-flash:generateContent"), "{region}");
     }
+}
+
+/// Gemini's `Schema` needs an array's `items` with a type; without one Google refuses the
+/// request, so the builder names the array instead.
+#[test]
+fn an_array_without_an_item_schema_is_refused_at_its_path() {
+    let user = json!([{"role": "user", "content": "hi"}]);
+    let with_tools = |tools: Value| {
+        let mut agent = gemini("m", json!({}));
+        agent["tools"] = tools;
+        agent
+    };
+    let custom = |schema: Value| with_tools(json!([{"kind": "c", "name": "f", "parametersSchema": schema}]));
+    let array_of = |items: Value| json!({"type": "object", "properties": {"tags": items}});
+    let cases = [
+        (
+            with_tools(json!([{"kind": "function", "name": "f", "parameters": [
+                {"name": "a", "kind": "string"}, {"name": "tags", "kind": "array"}]}])),
+            "agent.tools[0].parameters[1].items",
+        ),
+        (
+            with_tools(json!([{"kind": "function", "name": "f", "parameters": [{"name": "o", "kind": "object",
+                "properties": [{"name": "grid", "kind": "array", "items": {"kind": "array"}}]}]}])),
+            "agent.tools[0].parameters[0].properties[0].items.items",
+        ),
+        (
+            {
+                let mut agent = gemini("m", json!({}));
+                agent["outputs"] = json!([{"name": "tags", "kind": "array"}]);
+                agent
+            },
+            "agent.outputs[0].items",
+        ),
+        (custom(array_of(json!({"type": "array"}))), "agent.tools[0].parametersSchema.properties.tags.items"),
+        (
+            custom(array_of(json!({"type": "array", "items": true}))),
+            "agent.tools[0].parametersSchema.properties.tags.items",
+        ),
+        (
+            custom(array_of(
+                json!({"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
+            )),
+            "agent.tools[0].parametersSchema.properties.tags.items",
+        ),
+        (
+            custom(json!({"type": "object", "properties": {"x": {"anyOf": [{"type": "string"}, {"type": "array"}]}}})),
+            "agent.tools[0].parametersSchema.properties.x.anyOf[1].items",
+        ),
+        (
+            with_tools(json!([{"kind": "mcp", "name": "m", "tools": [
+                {"name": "ok", "inputSchema": {"type": "object"}},
+                {"name": "bad", "inputSchema": array_of(json!({"type": "array"}))},
+            ]}])),
+            "agent.tools[0].tools[1].inputSchema.properties.tags.items",
+        ),
+    ];
+    for (agent, path) in cases {
+        let err = error_of(agent.clone(), user.clone());
+        assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some(path)), "{agent}");
+        assert!(err.message.contains("Gemini needs"), "{}", err.message);
+    }
+}
+
+#[test]
+fn prefix_items_of_one_schema_or_one_type_become_the_items_and_bound_arrays_are_not_sent() {
+    let user = json!([{"role": "user", "content": "hi"}]);
+    let mut agent = gemini("m", json!({}));
+    agent["tools"] = json!([
+        {"kind": "c", "name": "f", "parametersSchema": {"type": "object", "properties": {
+            "same": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
+            "typed": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0}, {"type": "number"}]},
+            "nullable": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        }}},
+        {"kind": "function", "name": "g", "parameters": [{"name": "hidden", "kind": "array"}, {"name": "q", "kind": "string"}],
+            "bindings": {"hidden": {"input": "x"}}},
+    ]);
+    let body = body_of(agent, user);
+    let declarations = &body["tools"][0]["functionDeclarations"];
+    let properties = &declarations[0]["parameters"]["properties"];
+    assert_eq!(properties["same"], json!({"type": "array", "items": {"type": "string"}}));
+    assert_eq!(properties["typed"], json!({"type": "array", "items": {"type": "number"}}));
+    assert_eq!(properties["nullable"], json!({"type": "array", "items": {"type": "string"}, "nullable": true}));
+    assert_eq!(declarations[1]["parameters"]["properties"], json!({"q": {"type": "string"}}));
 }

@@ -9,11 +9,12 @@
 
 use std::collections::BTreeMap;
 
-use super::schema;
+use super::schema::{self, Origin};
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::write::quoted;
 use crate::json::{Map, Value};
+use crate::model::agent::{Tool, ToolKind};
 use crate::model::continuity::BLOCKS;
 use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall};
 use crate::providers::anthropic::request::sniff_media_type;
@@ -21,7 +22,7 @@ use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{self, field, index, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, split_data_url, system_text};
 use crate::schema::object_schema;
-use crate::tools::{project_tools, FunctionDef};
+use crate::tools::{project_tools_indexed, FunctionDef};
 
 /// An `apiType` Gemini does not have.
 pub(crate) fn unsupported_api_type(api_type: &str) -> Error {
@@ -411,11 +412,11 @@ fn function_response(message: &Message, path: &str, call_names: &CallNames) -> R
 /// Gemini's form (a function without parameters has none), followed by the tools given in
 /// `additionalProperties.tools`: Gemini's own (`googleSearch`, `codeExecution`, `urlContext`).
 fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
-    let defs = project_tools(&agent.tools)?;
+    let defs = project_tools_indexed(&agent.tools)?;
     let given = agent.model.options.additional_properties.get("tools").and_then(Value::as_array);
     let mut tools = Array::new();
     if !defs.is_empty() {
-        tools.push(Object::new().array("functionDeclarations", &declarations(&defs)?).finish());
+        tools.push(Object::new().array("functionDeclarations", &declarations(&agent.tools, &defs)?).finish());
     }
     given.into_iter().flatten().for_each(|tool| tools.push(wire::json(tool)));
     if !tools.is_empty() {
@@ -424,16 +425,38 @@ fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
     Ok(())
 }
 
-fn declarations(defs: &[FunctionDef]) -> Result<Array> {
+/// The function declarations; `defs` each with the index of its tool in `tools`.
+fn declarations(tools: &[Tool], defs: &[(usize, FunctionDef)]) -> Result<Array> {
     let mut spent = 0;
     let mut declarations = Array::new();
-    for def in defs {
+    for (i, def) in defs {
+        let tool_path = index("agent.tools", *i);
+        let what = format!("function `{}`", def.name);
+        let (path, exact) = match &tools[*i].kind {
+            ToolKind::Function { parameters } => {
+                schema::check_items(parameters, &field(&tool_path, "parameters"), &tools[*i].bindings, &what)?;
+                (tool_path, false)
+            }
+            ToolKind::Prompty { child_inputs, .. } => {
+                schema::check_items(child_inputs, &field(&tool_path, "child.inputs"), &tools[*i].bindings, &what)?;
+                (tool_path, false)
+            }
+            ToolKind::Custom { parameters_schema: Some(_), .. } => (field(&tool_path, "parametersSchema"), true),
+            ToolKind::Mcp { tools, .. } => {
+                match tools.iter().position(|tool| tool.get("name").and_then(Value::as_str) == Some(&def.name)) {
+                    Some(k) => (field(&index(&field(&tool_path, "tools"), k), "inputSchema"), true),
+                    None => (tool_path, false),
+                }
+            }
+            _ => (tool_path, false),
+        };
         let mut function = Fields::new();
         function.str("name", &def.name);
         if let Some(description) = &def.description {
             function.str("description", description);
         }
-        if let Some(parameters) = schema::convert(&def.parameters, "agent.tools", &mut spent)? {
+        let origin = Origin { path: &path, exact, what: &what };
+        if let Some(parameters) = schema::convert(&def.parameters, origin, &mut spent)? {
             function.set("parameters", parameters);
         }
         declarations.push(function.finish());
@@ -469,8 +492,10 @@ fn write_generation_config(agent: &Agent, body: &mut Fields) -> Result<()> {
     }
     if agent.has_outputs() {
         config.str("responseMimeType", "application/json");
+        schema::check_items(&agent.outputs, "agent.outputs", &Map::new(), "outputs")?;
         let schema = object_schema(&agent.outputs, false);
-        config.set("responseSchema", schema::convert_always(&schema, "agent.outputs", &mut 0)?);
+        let origin = Origin { path: "agent.outputs", exact: false, what: "outputs" };
+        config.set("responseSchema", schema::convert_always(&schema, origin, &mut 0)?);
     }
     let mut top = Map::new();
     for (key, value) in &options.additional_properties {
