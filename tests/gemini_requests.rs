@@ -873,3 +873,35 @@ fn prefix_items_of_one_schema_or_one_type_become_the_items_and_bound_arrays_are_
     assert_eq!(properties["nullable"], json!({"type": "array", "items": {"type": "string"}, "nullable": true}));
     assert_eq!(declarations[1]["parameters"]["properties"], json!({"q": {"type": "string"}}));
 }
+
+/// Google reads `max_output_tokens` as `maxOutputTokens` and refuses `responseJsonSchema`
+/// beside `responseSchema`: what is set already wins in either spelling.
+#[test]
+fn additional_properties_never_go_beside_what_is_set_in_the_other_spelling() {
+    let user = json!([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]);
+    let mut agent = gemini(
+        "m",
+        json!({"maxOutputTokens": 100, "additionalProperties": {
+            "max_output_tokens": 200, "response_mime_type": "text/plain", "response_json_schema": {"type": "string"},
+            "generationConfig": {"responseJsonSchema": {"type": "string"}, "top_k": 3},
+            "system_instruction": {"parts": [{"text": "other"}]},
+            "safetySettings": [], "safety_settings": [{"category": "X"}],
+        }}),
+    );
+    agent["outputs"] = json!([{"name": "city", "kind": "string"}]);
+    let body = body_of(agent, user);
+    assert_eq!(
+        body["generationConfig"],
+        json!({"maxOutputTokens": 100, "responseMimeType": "application/json", "top_k": 3,
+            "responseSchema": {"type": "object", "properties": {"city": {"type": "string"}}}})
+    );
+    assert_eq!(body["systemInstruction"], json!({"parts": [{"text": "be brief"}]}));
+    assert_eq!(body.get("system_instruction"), None);
+    assert_eq!((&body["safetySettings"], body.get("safety_settings")), (&json!([]), None));
+
+    let alone = json!({"additionalProperties": {"response_json_schema": {"type": "string"},
+        "system_instruction": {"parts": [{"text": "given"}]}}});
+    let body = body_of(gemini("m", alone), json!([{"role": "user", "content": "hi"}]));
+    assert_eq!(body["generationConfig"], json!({"response_json_schema": {"type": "string"}}));
+    assert_eq!(body["system_instruction"], json!({"parts": [{"text": "given"}]}), "nothing set it");
+}

@@ -7,7 +7,7 @@
 //! results `functionResponse` parts named by the call they answer. The options and structured
 //! output go in `generationConfig`; the model is in the URL, not the body.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::schema::{self, Origin};
 use crate::error::{Error, Result};
@@ -114,6 +114,40 @@ impl Part {
     }
 }
 
+/// Members Google refuses together: of each pair, the one set first stays.
+const EXCLUSIVE: &[(&str, &str)] = &[("responseSchema", "responseJsonSchema")];
+
+/// An object whose keys Google reads in either spelling (`max_output_tokens` is
+/// `maxOutputTokens`): a given key is compared by its camelCase form, so it never goes beside
+/// its twin, nor beside a member it excludes, set already (docs/design.md, "Gemini").
+struct Spelled<'a> {
+    fields: &'a mut Fields,
+    names: BTreeSet<String>,
+}
+
+impl<'a> Spelled<'a> {
+    fn new(fields: &'a mut Fields) -> Self {
+        Spelled { fields, names: BTreeSet::new() }
+    }
+
+    /// Sets one of the builder's own keys, which are camelCase.
+    fn set(&mut self, key: &str, json: String) {
+        self.names.insert(key.to_owned());
+        self.fields.set(key, json);
+    }
+
+    /// Sets a given key, as it is spelled, unless its camelCase form is set already or
+    /// excluded by a member that is.
+    fn set_absent(&mut self, key: &str, json: String) {
+        let name = camel_case(key);
+        let excluded =
+            |(a, b): &(&str, &str)| (name == *a && self.names.contains(*b)) || (name == *b && self.names.contains(*a));
+        if !EXCLUSIVE.iter().any(excluded) && self.names.insert(name) {
+            self.fields.set(key, json);
+        }
+    }
+}
+
 /// A turn of `contents`: its role and parts.
 struct Turn {
     role: &'static str,
@@ -183,6 +217,7 @@ impl Contents {
 
 /// The request body onto `body`.
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
+    let mut body = Spelled::new(body);
     let mut contents = Contents::default();
     for (i, message) in messages.iter().enumerate() {
         let path = index("messages", i);
@@ -205,8 +240,8 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         parts.push(text_part(&system, None));
         body.set("systemInstruction", Object::new().array("parts", &parts).finish());
     }
-    write_tools(agent, body)?;
-    write_generation_config(agent, body)
+    write_tools(agent, &mut body)?;
+    write_generation_config(agent, &mut body)
 }
 
 fn written(parts: Vec<String>) -> Vec<Part> {
@@ -411,7 +446,7 @@ fn function_response(message: &Message, path: &str, call_names: &CallNames) -> R
 /// Every tool kind projected (§7.1.3) as `functionDeclarations` in one tool, each schema in
 /// Gemini's form (a function without parameters has none), followed by the tools given in
 /// `additionalProperties.tools`: Gemini's own (`googleSearch`, `codeExecution`, `urlContext`).
-fn write_tools(agent: &Agent, body: &mut Fields) -> Result<()> {
+fn write_tools(agent: &Agent, body: &mut Spelled) -> Result<()> {
     let defs = project_tools_indexed(&agent.tools)?;
     let given = agent.model.options.additional_properties.get("tools").and_then(Value::as_array);
     let mut tools = Array::new();
@@ -467,10 +502,12 @@ fn declarations(tools: &[Tool], defs: &[(usize, FunctionDef)]) -> Result<Array> 
 /// `generationConfig`: the model options under Gemini's names, structured output
 /// (`responseMimeType` and `responseSchema`), and the `additionalProperties` that are
 /// generation settings (a `generationConfig` object given there is merged in); the other
-/// `additionalProperties` go to the top level. Neither replaces what is set already.
-fn write_generation_config(agent: &Agent, body: &mut Fields) -> Result<()> {
+/// `additionalProperties` go to the top level. Neither replaces what is set already, in either
+/// spelling, and `responseJsonSchema` is left out beside `responseSchema`.
+fn write_generation_config(agent: &Agent, body: &mut Spelled) -> Result<()> {
     let options = &agent.model.options;
-    let mut config = Fields::new();
+    let mut written = Fields::new();
+    let mut config = Spelled::new(&mut written);
     let numbers = [
         ("temperature", &options.temperature),
         ("maxOutputTokens", &options.max_output_tokens),
@@ -482,7 +519,7 @@ fn write_generation_config(agent: &Agent, body: &mut Fields) -> Result<()> {
     ];
     for (name, value) in numbers {
         if let Some(value) = value {
-            config.value(name, value);
+            config.set(name, wire::json(value));
         }
     }
     if let Some(stop) = &options.stop_sequences {
@@ -491,28 +528,26 @@ fn write_generation_config(agent: &Agent, body: &mut Fields) -> Result<()> {
         config.set("stopSequences", list.finish());
     }
     if agent.has_outputs() {
-        config.str("responseMimeType", "application/json");
+        config.set("responseMimeType", wire::text("application/json"));
         schema::check_items(&agent.outputs, "agent.outputs", &Map::new(), "outputs")?;
         let schema = object_schema(&agent.outputs, false);
         let origin = Origin { path: "agent.outputs", exact: false, what: "outputs" };
         config.set("responseSchema", schema::convert_always(&schema, origin, &mut 0)?);
     }
-    let mut top = Map::new();
+    let mut top = Vec::new();
     for (key, value) in &options.additional_properties {
         match (camel_case(key), value) {
             (name, Value::Object(given)) if name == "generationConfig" => {
                 given.iter().for_each(|(key, value)| config.set_absent(key, wire::json(value)))
             }
             (name, _) if GENERATION_CONFIG.contains(&name.as_str()) => config.set_absent(key, wire::json(value)),
-            _ => {
-                top.insert(key.clone(), value.clone());
-            }
+            _ => top.push((key, value)),
         }
     }
-    let config = config.finish();
+    let config = written.finish();
     if config != "{}" {
         body.set("generationConfig", config);
     }
-    crate::options::write_absent(body, &top);
+    top.into_iter().for_each(|(key, value)| body.set_absent(key, wire::json(value)));
     Ok(())
 }
