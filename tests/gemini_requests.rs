@@ -905,3 +905,27 @@ fn additional_properties_never_go_beside_what_is_set_in_the_other_spelling() {
     assert_eq!(body["generationConfig"], json!({"response_json_schema": {"type": "string"}}));
     assert_eq!(body["system_instruction"], json!({"parts": [{"text": "given"}]}), "nothing set it");
 }
+
+/// Vertex AI's `FileData.mimeType` is required; the Gemini API's is optional.
+#[test]
+fn a_file_by_url_needs_its_media_type_on_vertex_only() {
+    let part = |value: &str| json!([{"role": "user", "content": [{"kind": "text", "value": "see"}, {"kind": "image", "value": value}]}]);
+    let vertex = json!({"model": {"id": "m", "provider": "vertex"}});
+    for url in ["gs://bucket/a.png", "https://example.com/a.png"] {
+        let err = error_of(vertex.clone(), part(url));
+        assert_eq!(
+            (err.code, err.path.as_deref()),
+            (ErrorCode::InvalidInput, Some("messages[0].content[1].mediaType"))
+        );
+        assert!(err.message.contains("Vertex AI"), "{}", err.message);
+        let body = body_of(gemini("m", json!({})), part(url));
+        assert_eq!(body["contents"][0]["parts"][1], json!({"fileData": {"fileUri": url}}));
+    }
+    let typed =
+        json!([{"role": "user", "content": [{"kind": "image", "value": "gs://b/a.png", "mediaType": "image/png"}]}]);
+    let body = body_of(vertex, typed);
+    assert_eq!(
+        body["contents"][0]["parts"][0],
+        json!({"fileData": {"fileUri": "gs://b/a.png", "mimeType": "image/png"}})
+    );
+}

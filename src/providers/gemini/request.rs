@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::schema::{self, Origin};
+use super::Service;
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::write::quoted;
@@ -218,14 +219,15 @@ impl Contents {
 /// The request body onto `body`.
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut body = Spelled::new(body);
+    let service = Service::of(agent.model.provider()).unwrap_or(Service::Gemini);
     let mut contents = Contents::default();
     for (i, message) in messages.iter().enumerate() {
         let path = index("messages", i);
         let (role, parts) = match message.role.as_str() {
             _ if is_system(message) => continue,
             "tool" => ("user", written(function_response(message, &path, &contents.call_names)?)),
-            "assistant" => ("model", model_parts(message, &path, &mut contents.call_names)?),
-            _ => ("user", written(user_parts(message, &path)?)),
+            "assistant" => ("model", model_parts(message, &path, service, &mut contents.call_names)?),
+            _ => ("user", written(user_parts(message, &path, service)?)),
         };
         contents.add(role, parts);
     }
@@ -260,9 +262,9 @@ fn text_part(text: &str, signature: Option<&str>) -> String {
 
 /// The parts of a user message: its content, and `{text: ""}` for a message with none (Gemini
 /// refuses a turn without parts).
-fn user_parts(message: &Message, path: &str) -> Result<Vec<String>> {
+fn user_parts(message: &Message, path: &str, service: Service) -> Result<Vec<String>> {
     let mut parts = Vec::new();
-    write_content(&message.content, path, &mut parts)?;
+    write_content(&message.content, path, service, &mut parts)?;
     if parts.is_empty() {
         parts.push(text_part("", None));
     }
@@ -270,7 +272,7 @@ fn user_parts(message: &Message, path: &str) -> Result<Vec<String>> {
 }
 
 /// A message's content parts onto `parts`; empty text is left out.
-fn write_content(content: &MessageContent, path: &str, parts: &mut Vec<String>) -> Result<()> {
+fn write_content(content: &MessageContent, path: &str, service: Service, parts: &mut Vec<String>) -> Result<()> {
     match content {
         MessageContent::Text(text) => {
             if !text.is_empty() {
@@ -281,7 +283,7 @@ fn write_content(content: &MessageContent, path: &str, parts: &mut Vec<String>) 
             let path = field(path, "content");
             for (j, part) in list.iter().enumerate() {
                 if !(part.is_text() && part.value.is_empty()) {
-                    parts.push(content_part(part, &index(&path, j))?);
+                    parts.push(content_part(part, &index(&path, j), service)?);
                 }
             }
         }
@@ -289,10 +291,10 @@ fn write_content(content: &MessageContent, path: &str, parts: &mut Vec<String>) 
     Ok(())
 }
 
-/// One content part: text; a URL (`http(s)`, `gs://`) as `fileData`; a `data:` URL or bare
-/// base64 as `inlineData` with its media type (from `mediaType`, the `data:` URL, or for
-/// images and PDFs the data's first bytes).
-fn content_part(part: &ContentPart, path: &str) -> Result<String> {
+/// One content part: text; a URL (`http(s)`, `gs://`) as `fileData`, with its `mediaType`
+/// (which Vertex AI requires); a `data:` URL or bare base64 as `inlineData` with its media type
+/// (from `mediaType`, the `data:` URL, or for images and PDFs the data's first bytes).
+fn content_part(part: &ContentPart, path: &str, service: Service) -> Result<String> {
     if !matches!(part.kind.as_str(), "text" | "image" | "audio" | "file") {
         return Err(unknown_part(&part.kind, path));
     }
@@ -303,8 +305,16 @@ fn content_part(part: &ContentPart, path: &str) -> Result<String> {
     if ["https://", "http://", "gs://"].iter().any(|scheme| value.starts_with(scheme)) {
         let mut file = Fields::new();
         file.str("fileUri", value);
-        if let Some(media_type) = part.media_type.as_deref().filter(|m| !m.is_empty()) {
-            file.str("mimeType", media_type);
+        match part.media_type.as_deref().filter(|m| !m.is_empty()) {
+            Some(media_type) => file.str("mimeType", media_type),
+            None if service == Service::Vertex => return Err(Error::invalid_input(
+                field(path, "mediaType"),
+                format!(
+                    "Vertex AI needs the mediaType of a {} given by URL (image/png, video/mp4, application/pdf, ...)",
+                    part.kind
+                ),
+            )),
+            None => {}
         }
         return Ok(Object::new().json("fileData", &file.finish()).finish());
     }
@@ -341,7 +351,7 @@ fn call_part(call: &ToolCall, signature: Option<&str>, path: &str) -> Result<Par
 
 /// The parts of an assistant message: from `metadata.blocks` when it has them, else its
 /// content and `metadata.tool_calls`. The names of its calls are noted for the results.
-fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Result<Vec<Part>> {
+fn model_parts(message: &Message, path: &str, service: Service, call_names: &mut CallNames) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
     match message.blocks(path)? {
         Some(blocks) => {
@@ -354,7 +364,7 @@ fn model_parts(message: &Message, path: &str, call_names: &mut CallNames) -> Res
         }
         None => {
             let mut content = Vec::new();
-            write_content(&message.content, path, &mut content)?;
+            write_content(&message.content, path, service, &mut content)?;
             parts = written(content);
             let calls_path = field(path, "metadata.tool_calls");
             for (k, call) in message.tool_call_list(path)?.iter().enumerate() {
