@@ -929,3 +929,15 @@ fn a_file_by_url_needs_its_media_type_on_vertex_only() {
         json!({"fileData": {"fileUri": "gs://b/a.png", "mimeType": "image/png"}})
     );
 }
+
+/// `inlineData.data` is base64: a `data:` URL without `;base64` has its percent-encoded bytes
+/// encoded, rather than sent as if they were base64.
+#[test]
+fn a_data_url_that_is_not_base64_is_decoded_and_encoded() {
+    let file = |value: &str| json!([{"role": "user", "content": [{"kind": "file", "value": value}]}]);
+    let body = body_of(gemini("m", json!({})), file("data:text/plain,hello%20w%C3%B6rld"));
+    let encoded = "aGVsbG8gd8O2cmxk"; // "hello wörld" in UTF-8
+    assert_eq!(body["contents"][0]["parts"][0], json!({"inlineData": {"data": encoded, "mimeType": "text/plain"}}));
+    let err = error_of(gemini("m", json!({})), file("data:text/plain,50%off"));
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("messages[0].content[0].value")));
+}

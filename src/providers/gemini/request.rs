@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::data_url;
 use super::schema::{self, Origin};
 use super::Service;
 use crate::error::{Error, Result};
@@ -21,7 +22,7 @@ use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall}
 use crate::providers::anthropic::request::sniff_media_type;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{self, field, index, Array, Fields, Object};
-use crate::request::{is_system, missing_call_id, split_data_url, system_text};
+use crate::request::{is_system, missing_call_id, system_text};
 use crate::schema::object_schema;
 use crate::tools::{project_tools_indexed, FunctionDef};
 
@@ -293,7 +294,8 @@ fn write_content(content: &MessageContent, path: &str, service: Service, parts: 
 
 /// One content part: text; a URL (`http(s)`, `gs://`) as `fileData`, with its `mediaType`
 /// (which Vertex AI requires); a `data:` URL or bare base64 as `inlineData` with its media type
-/// (from `mediaType`, the `data:` URL, or for images and PDFs the data's first bytes).
+/// (from `mediaType`, the `data:` URL, or for images and PDFs the data's first bytes); a `data:`
+/// URL that is not `;base64` is percent-decoded and encoded.
 fn content_part(part: &ContentPart, path: &str, service: Service) -> Result<String> {
     if !matches!(part.kind.as_str(), "text" | "image" | "audio" | "file") {
         return Err(unknown_part(&part.kind, path));
@@ -307,20 +309,28 @@ fn content_part(part: &ContentPart, path: &str, service: Service) -> Result<Stri
         file.str("fileUri", value);
         match part.media_type.as_deref().filter(|m| !m.is_empty()) {
             Some(media_type) => file.str("mimeType", media_type),
-            None if service == Service::Vertex => return Err(Error::invalid_input(
-                field(path, "mediaType"),
-                format!(
+            None if service == Service::Vertex => {
+                return Err(Error::invalid_input(
+                    field(path, "mediaType"),
+                    format!(
                     "Vertex AI needs the mediaType of a {} given by URL (image/png, video/mp4, application/pdf, ...)",
                     part.kind
                 ),
-            )),
+                ))
+            }
             None => {}
         }
         return Ok(Object::new().json("fileData", &file.finish()).finish());
     }
-    let (media_type, data) = match split_data_url(value) {
-        Some((media_type, data)) => (part.media_type.as_deref().unwrap_or(media_type), data),
-        None => (part.media_type.as_deref().or_else(|| sniff_media_type(value)).unwrap_or(""), value),
+    let (media_type, data) = match data_url::read(value) {
+        Some((media_type, Ok(data))) => (part.media_type.as_deref().unwrap_or(media_type), data),
+        Some((_, Err(()))) => {
+            return Err(Error::invalid_input(
+                field(path, "value"),
+                "the data: URL has a % not followed by two hex digits, so its data cannot be read",
+            ))
+        }
+        None => (part.media_type.as_deref().or_else(|| sniff_media_type(value)).unwrap_or(""), value.into()),
     };
     if media_type.is_empty() {
         return Err(Error::invalid_input(
@@ -328,7 +338,7 @@ fn content_part(part: &ContentPart, path: &str, service: Service) -> Result<Stri
             format!("a base64 {} part needs a mediaType (image/png, audio/wav, application/pdf, ...)", part.kind),
         ));
     }
-    let inline = Object::new().str("data", data).str("mimeType", media_type).finish();
+    let inline = Object::new().str("data", &data).str("mimeType", media_type).finish();
     Ok(Object::new().json("inlineData", &inline).finish())
 }
 
