@@ -293,7 +293,7 @@ fn gemini_built_in_tools_given_as_additional_properties_are_sent() {
 fn built_in_tools_follow_the_function_declarations() {
     let mut agent = gemini("m", json!({"additionalProperties": {"tools": [{"googleSearch": {}}]}}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "parameters": []}]);
-    let (_, body) = built(&agent, &json!([]), RequestOptions::default());
+    let (_, body) = built(&agent, &hi(), RequestOptions::default());
     assert_eq!(body["tools"], json!([{"functionDeclarations": [{"name": "f"}]}, {"googleSearch": {}}]));
 }
 
@@ -373,6 +373,11 @@ fn one_text_is_embed_content_and_several_are_a_batch_as_recorded() {
 
 fn body_of(agent: Value, messages: Value) -> Value {
     build_chat_args_json(&agent.into(), &messages.into()).unwrap_or_else(|e| panic!("{e}")).into()
+}
+
+/// One user message, for the rules that are not about messages.
+fn hi() -> Value {
+    json!([{"role": "user", "content": "hi"}])
 }
 
 fn error_of(agent: Value, messages: Value) -> llm_wire::Error {
@@ -463,7 +468,7 @@ fn options_go_in_the_generation_config_under_gemini_names() {
         "seed": 7, "presencePenalty": 0.1, "frequencyPenalty": 0.2,
         "additionalProperties": {"thinking_config": {"thinkingBudget": 0}, "generationConfig": {"candidateCount": 2, "temperature": 1},
             "cachedContent": "cachedContents/x", "labels": {"team": "a"}}});
-    let body = body_of(gemini("m", options), json!([]));
+    let body = body_of(gemini("m", options), hi());
     assert_eq!(
         body["generationConfig"],
         json!({"temperature": 0.5, "topP": 0.9, "topK": 40, "maxOutputTokens": 100, "stopSequences": ["END"], "seed": 7,
@@ -585,7 +590,7 @@ fn schemas_are_converted_to_the_subset_gemini_accepts() {
     });
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "custom_kind", "name": "t", "parametersSchema": schema}]);
-    let body = body_of(agent, json!([]));
+    let body = body_of(agent, hi());
     assert_eq!(
         body["tools"][0]["functionDeclarations"][0]["parameters"],
         json!({
@@ -614,7 +619,7 @@ fn strict_tools_become_required_nullable_parameters() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "strict": true, "parameters": [
         {"name": "a", "kind": "string", "required": true}, {"name": "b", "kind": "integer"}]}]);
-    let body = body_of(agent, json!([]));
+    let body = body_of(agent, hi());
     assert_eq!(
         body["tools"][0]["functionDeclarations"][0],
         json!({"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer", "nullable": true}}, "required": ["a", "b"]}})
@@ -625,7 +630,7 @@ fn strict_tools_become_required_nullable_parameters() {
 fn a_recursive_or_dangling_ref_is_handled_and_deep_ones_are_refused() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "c", "name": "t", "parametersSchema": {"type": "object", "properties": {"x": {"$ref": "#/nowhere"}}}}]);
-    let err = error_of(agent.clone(), json!([]));
+    let err = error_of(agent.clone(), hi());
     assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.tools[0].parametersSchema")));
     // 70 refs, each to the next: deeper than refs may nest.
     let mut defs = Map::new();
@@ -638,7 +643,7 @@ fn a_recursive_or_dangling_ref_is_handled_and_deep_ones_are_refused() {
     defs.insert("d70".into(), json!({"type": "string"}));
     agent["tools"][0]["parametersSchema"] =
         json!({"$defs": defs, "type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}});
-    assert_eq!(error_of(agent, json!([])).code, ErrorCode::InvalidInput);
+    assert_eq!(error_of(agent, hi()).code, ErrorCode::InvalidInput);
 }
 
 #[test]
@@ -655,7 +660,7 @@ fn refs_that_expand_past_the_budget_are_a_limit() {
     }
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "c", "name": "t", "parametersSchema": {"$defs": defs, "type": "object", "properties": {"r": {"$ref": "#/$defs/d10"}}}}]);
-    assert_eq!(error_of(agent, json!([])).code, ErrorCode::LimitExceeded);
+    assert_eq!(error_of(agent, hi()).code, ErrorCode::LimitExceeded);
 }
 
 #[test]
@@ -722,7 +727,7 @@ fn gen_ai_attributes_name_the_gcp_systems_and_read_the_generation_config() {
         &json!({"model": {"id": "gemini-2.5-flash", "provider": "vertex",
         "options": {"temperature": 0.2, "maxOutputTokens": 9, "stopSequences": ["x"]}}})
         .into(),
-        &json!([]).into(),
+        &hi().into(),
     )
     .unwrap();
     let response = recorded("gemini/pyd-structured-output.json");
@@ -940,4 +945,31 @@ fn a_data_url_that_is_not_base64_is_decoded_and_encoded() {
     assert_eq!(body["contents"][0]["parts"][0], json!({"inlineData": {"data": encoded, "mimeType": "text/plain"}}));
     let err = error_of(gemini("m", json!({})), file("data:text/plain,50%off"));
     assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("messages[0].content[0].value")));
+}
+
+/// Google refuses a request without `contents` and an embedding request without text.
+#[test]
+fn a_request_with_nothing_to_send_is_refused_at_messages() {
+    for messages in [json!([]), json!([{"role": "system", "content": "s"}, {"role": "developer", "content": "d"}])] {
+        let err = error_of(gemini("m", json!({})), messages.clone());
+        assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("messages")), "{messages}");
+        assert!(err.message.contains("Gemini needs"), "{}", err.message);
+    }
+    let image = json!({"kind": "image", "value": "https://example.com/a.png"});
+    for provider in ["google", "vertex"] {
+        let agent = json!({"model": {"id": "e", "provider": provider, "apiType": "embedding"}});
+        for messages in [json!([]), json!([{"role": "user", "content": [image.clone()]}])] {
+            let err = error_of(agent.clone(), messages.clone());
+            assert_eq!(
+                (err.code, err.path.as_deref()),
+                (ErrorCode::InvalidInput, Some("messages")),
+                "{provider} {messages}"
+            );
+        }
+        // As OpenAI's embedding builder does, parts other than text are not embedded.
+        let mixed = json!([{"role": "user", "content": [image.clone(), {"kind": "text", "value": "x"}]}]);
+        let body = body_of(agent, mixed);
+        let content = if provider == "google" { &body["content"] } else { &body["instances"][0]["content"] };
+        assert!(content.to_string().contains('x') && !content.to_string().contains("example.com"), "{body}");
+    }
 }

@@ -232,6 +232,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         };
         contents.add(role, parts);
     }
+    if contents.turns.is_empty() {
+        return Err(Error::invalid_input(
+            "messages",
+            "Gemini needs at least one user, assistant or tool message: system and developer messages only make \
+             the systemInstruction, and a request without contents is refused",
+        ));
+    }
     let mut written = Array::new();
     for turn in contents.turns {
         let role = turn.role;
