@@ -254,6 +254,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     write_generation_config(agent, &mut body)
 }
 
+/// Parts written whole.
 fn written(parts: Vec<String>) -> Vec<Part> {
     parts.into_iter().map(Part::Written).collect()
 }
@@ -317,13 +318,10 @@ fn content_part(part: &ContentPart, path: &str, service: Service) -> Result<Stri
         match part.media_type.as_deref().filter(|m| !m.is_empty()) {
             Some(media_type) => file.str("mimeType", media_type),
             None if service == Service::Vertex => {
-                return Err(Error::invalid_input(
-                    field(path, "mediaType"),
-                    format!(
-                    "Vertex AI needs the mediaType of a {} given by URL (image/png, video/mp4, application/pdf, ...)",
-                    part.kind
-                ),
-                ))
+                let kind = &part.kind;
+                let message =
+                    format!("Vertex AI needs the mediaType of a {kind} given by URL (image/png, video/mp4, ...)");
+                return Err(Error::invalid_input(field(path, "mediaType"), message));
             }
             None => {}
         }
