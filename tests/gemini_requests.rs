@@ -293,7 +293,7 @@ fn gemini_built_in_tools_given_as_additional_properties_are_sent() {
 fn built_in_tools_follow_the_function_declarations() {
     let mut agent = gemini("m", json!({"additionalProperties": {"tools": [{"googleSearch": {}}]}}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "parameters": []}]);
-    let (_, body) = built(&agent, &json!([]), RequestOptions::default());
+    let (_, body) = built(&agent, &hi(), RequestOptions::default());
     assert_eq!(body["tools"], json!([{"functionDeclarations": [{"name": "f"}]}, {"googleSearch": {}}]));
 }
 
@@ -375,6 +375,11 @@ fn body_of(agent: Value, messages: Value) -> Value {
     build_chat_args_json(&agent.into(), &messages.into()).unwrap_or_else(|e| panic!("{e}")).into()
 }
 
+/// One user message, for the rules that are not about messages.
+fn hi() -> Value {
+    json!([{"role": "user", "content": "hi"}])
+}
+
 fn error_of(agent: Value, messages: Value) -> llm_wire::Error {
     build_chat_args_json(&agent.into(), &messages.into()).unwrap_err()
 }
@@ -399,7 +404,7 @@ fn consecutive_messages_of_one_role_are_one_turn_and_tool_results_join_the_next_
             {"role": "user", "parts": [{"text": "a"}, {"text": "b"}]},
             {"role": "model", "parts": [
                 {"text": "c"},
-                {"functionCall": {"args": {"x": 1}, "id": "1", "name": "f"}},
+                {"functionCall": {"args": {"x": 1}, "id": "1", "name": "f"}, "thoughtSignature": "skip_thought_signature_validator"},
                 {"functionCall": {"args": {}, "id": "2", "name": "g"}},
             ]},
             {"role": "user", "parts": [
@@ -463,7 +468,7 @@ fn options_go_in_the_generation_config_under_gemini_names() {
         "seed": 7, "presencePenalty": 0.1, "frequencyPenalty": 0.2,
         "additionalProperties": {"thinking_config": {"thinkingBudget": 0}, "generationConfig": {"candidateCount": 2, "temperature": 1},
             "cachedContent": "cachedContents/x", "labels": {"team": "a"}}});
-    let body = body_of(gemini("m", options), json!([]));
+    let body = body_of(gemini("m", options), hi());
     assert_eq!(
         body["generationConfig"],
         json!({"temperature": 0.5, "topP": 0.9, "topK": 40, "maxOutputTokens": 100, "stopSequences": ["END"], "seed": 7,
@@ -515,6 +520,54 @@ fn blocks_render_text_calls_and_gemini_parts_with_their_signatures_and_drop_the_
     );
 }
 
+/// Gemini 3 refuses a turn of calls none of which is signed; Google's placeholder stands in
+/// for the signature of calls Gemini did not make, on the first call of such a turn only.
+#[test]
+fn unsigned_calls_get_the_placeholder_signature_on_the_first_call_of_their_turn() {
+    const SKIP: &str = "skip_thought_signature_validator";
+    let calls = |ids: &[&str]| {
+        let calls: Vec<Value> = ids.iter().map(|id| json!({"id": id, "name": "f", "arguments": "{}"})).collect();
+        json!({"role": "assistant", "content": "", "metadata": {"tool_calls": calls}})
+    };
+    let signed_blocks = json!({"role": "assistant", "content": "", "metadata": {"blocks": [
+        {"type": "tool_call", "id": "s", "name": "f", "arguments": "{}", "signature": "real"},
+        {"type": "tool_call", "id": "t", "name": "f", "arguments": "{}"},
+    ]}});
+    let signed_text = json!({"role": "assistant", "content": "", "metadata": {"blocks": [
+        {"type": "text", "text": "x", "signature": "on-text"},
+        {"type": "tool_call", "id": "u", "name": "f", "arguments": "{}"},
+    ]}});
+    let result = |id: &str| json!({"role": "tool", "content": "ok", "metadata": {"tool_call_id": id}});
+    let messages = json!([
+        {"role": "user", "content": "a"},
+        calls(&["1", "2"]),
+        result("1"), result("2"),
+        calls(&["3"]), signed_blocks,
+        result("3"), result("s"), result("t"),
+        signed_text,
+        result("u"),
+        {"role": "assistant", "content": "only text"},
+    ]);
+    let body = body_of(gemini("m", json!({})), messages);
+    let signatures: Vec<Vec<Value>> = body["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|turn| turn["role"] == "model")
+        .map(|turn| turn["parts"].as_array().unwrap().iter().map(|part| part["thoughtSignature"].clone()).collect())
+        .collect();
+    assert_eq!(
+        signatures,
+        [
+            vec![json!(SKIP), Value::Null],
+            vec![Value::Null, json!("real"), Value::Null],
+            vec![json!("on-text"), json!(SKIP)],
+            vec![Value::Null],
+        ],
+        "a turn with a signed call goes as it came, whichever message it came from"
+    );
+}
+
 #[test]
 fn schemas_are_converted_to_the_subset_gemini_accepts() {
     let schema = json!({
@@ -537,7 +590,7 @@ fn schemas_are_converted_to_the_subset_gemini_accepts() {
     });
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "custom_kind", "name": "t", "parametersSchema": schema}]);
-    let body = body_of(agent, json!([]));
+    let body = body_of(agent, hi());
     assert_eq!(
         body["tools"][0]["functionDeclarations"][0]["parameters"],
         json!({
@@ -566,7 +619,7 @@ fn strict_tools_become_required_nullable_parameters() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "strict": true, "parameters": [
         {"name": "a", "kind": "string", "required": true}, {"name": "b", "kind": "integer"}]}]);
-    let body = body_of(agent, json!([]));
+    let body = body_of(agent, hi());
     assert_eq!(
         body["tools"][0]["functionDeclarations"][0],
         json!({"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer", "nullable": true}}, "required": ["a", "b"]}})
@@ -577,8 +630,8 @@ fn strict_tools_become_required_nullable_parameters() {
 fn a_recursive_or_dangling_ref_is_handled_and_deep_ones_are_refused() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "c", "name": "t", "parametersSchema": {"type": "object", "properties": {"x": {"$ref": "#/nowhere"}}}}]);
-    let err = error_of(agent.clone(), json!([]));
-    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.tools")));
+    let err = error_of(agent.clone(), hi());
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("agent.tools[0].parametersSchema")));
     // 70 refs, each to the next: deeper than refs may nest.
     let mut defs = Map::new();
     for i in 0..70 {
@@ -590,7 +643,7 @@ fn a_recursive_or_dangling_ref_is_handled_and_deep_ones_are_refused() {
     defs.insert("d70".into(), json!({"type": "string"}));
     agent["tools"][0]["parametersSchema"] =
         json!({"$defs": defs, "type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}});
-    assert_eq!(error_of(agent, json!([])).code, ErrorCode::InvalidInput);
+    assert_eq!(error_of(agent, hi()).code, ErrorCode::InvalidInput);
 }
 
 #[test]
@@ -607,7 +660,7 @@ fn refs_that_expand_past_the_budget_are_a_limit() {
     }
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "c", "name": "t", "parametersSchema": {"$defs": defs, "type": "object", "properties": {"r": {"$ref": "#/$defs/d10"}}}}]);
-    assert_eq!(error_of(agent, json!([])).code, ErrorCode::LimitExceeded);
+    assert_eq!(error_of(agent, hi()).code, ErrorCode::LimitExceeded);
 }
 
 #[test]
@@ -674,7 +727,7 @@ fn gen_ai_attributes_name_the_gcp_systems_and_read_the_generation_config() {
         &json!({"model": {"id": "gemini-2.5-flash", "provider": "vertex",
         "options": {"temperature": 0.2, "maxOutputTokens": 9, "stopSequences": ["x"]}}})
         .into(),
-        &json!([]).into(),
+        &hi().into(),
     )
     .unwrap();
     let response = recorded("gemini/pyd-structured-output.json");
@@ -691,4 +744,232 @@ fn gen_ai_attributes_name_the_gcp_systems_and_read_the_generation_config() {
     let google = Agent::from_json(&json!({"model": {"id": "m", "provider": "google"}}).into()).unwrap();
     let attributes: Value = llm_wire::gen_ai_attributes(&google, &json!({}).into(), None).into();
     assert_eq!(attributes["gen_ai.provider.name"], "gcp.gemini");
+}
+
+fn vertex_request(id: &str, options: RequestOptions) -> llm_wire::HttpRequest {
+    let agent = Agent::from_json(&json!({"model": {"id": id, "provider": "vertex"}}).into()).unwrap();
+    build_request(&agent, &[Message::new("user", "hi")], &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn header<'a>(request: &'a llm_wire::HttpRequest, name: &str) -> Option<&'a str> {
+    request.headers.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_str())
+}
+
+/// Express mode (no project) authenticates with an API key, as Google's SDK sends it; a
+/// project's requests carry an OAuth access token.
+#[test]
+fn vertex_express_mode_sends_the_key_as_an_api_key_and_a_project_a_bearer_token() {
+    let key = |base: Option<&str>, project: Option<&str>| RequestOptions {
+        api_key: Some("AIza-k".into()),
+        base_url: base.map(Into::into),
+        project: project.map(Into::into),
+        ..RequestOptions::default()
+    };
+    let express = vertex_request("gemini-2.5-flash", key(Some("https://aiplatform.googleapis.com/v1"), None));
+    assert_eq!(
+        express.url,
+        "https://aiplatform.googleapis.com/v1/publishers/google/models/gemini-2.5-flash:generateContent"
+    );
+    assert_eq!(header(&express, "x-goog-api-key"), Some("AIza-k"));
+    assert_eq!(header(&express, "Authorization"), None);
+
+    let project = vertex_request("gemini-2.5-flash", key(None, Some("p")));
+    assert_eq!(header(&project, "Authorization"), Some("Bearer AIza-k"));
+    assert_eq!(header(&project, "x-goog-api-key"), None);
+    let resource = vertex_request("projects/p/locations/global/endpoints/1", key(None, None));
+    assert_eq!(header(&resource, "Authorization"), Some("Bearer AIza-k"), "the id names the project");
+}
+
+#[test]
+fn vertex_multi_regions_have_their_own_hosts() {
+    let cases = [
+        ("us", "https://aiplatform.us.rep.googleapis.com/v1/projects/p/locations/us/"),
+        ("eu", "https://aiplatform.eu.rep.googleapis.com/v1/projects/p/locations/eu/"),
+        ("europe-west4", "https://europe-west4-aiplatform.googleapis.com/v1/projects/p/locations/europe-west4/"),
+        ("global", "https://aiplatform.googleapis.com/v1/projects/p/locations/global/"),
+    ];
+    for (region, root) in cases {
+        let options =
+            RequestOptions { region: Some(region.into()), project: Some("p".into()), ..RequestOptions::default() };
+        let url = vertex_request("gemini-2.5-flash", options).url;
+        assert_eq!(url, format!("{root}publishers/google/models/gemini-2.5-flash:generateContent"), "{region}");
+    }
+}
+
+/// Gemini's `Schema` needs an array's `items` with a type; without one Google refuses the
+/// request, so the builder names the array instead.
+#[test]
+fn an_array_without_an_item_schema_is_refused_at_its_path() {
+    let user = json!([{"role": "user", "content": "hi"}]);
+    let with_tools = |tools: Value| {
+        let mut agent = gemini("m", json!({}));
+        agent["tools"] = tools;
+        agent
+    };
+    let custom = |schema: Value| with_tools(json!([{"kind": "c", "name": "f", "parametersSchema": schema}]));
+    let array_of = |items: Value| json!({"type": "object", "properties": {"tags": items}});
+    let cases = [
+        (
+            with_tools(json!([{"kind": "function", "name": "f", "parameters": [
+                {"name": "a", "kind": "string"}, {"name": "tags", "kind": "array"}]}])),
+            "agent.tools[0].parameters[1].items",
+        ),
+        (
+            with_tools(json!([{"kind": "function", "name": "f", "parameters": [{"name": "o", "kind": "object",
+                "properties": [{"name": "grid", "kind": "array", "items": {"kind": "array"}}]}]}])),
+            "agent.tools[0].parameters[0].properties[0].items.items",
+        ),
+        (
+            {
+                let mut agent = gemini("m", json!({}));
+                agent["outputs"] = json!([{"name": "tags", "kind": "array"}]);
+                agent
+            },
+            "agent.outputs[0].items",
+        ),
+        (custom(array_of(json!({"type": "array"}))), "agent.tools[0].parametersSchema.properties.tags.items"),
+        (
+            custom(array_of(json!({"type": "array", "items": true}))),
+            "agent.tools[0].parametersSchema.properties.tags.items",
+        ),
+        (
+            custom(array_of(
+                json!({"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
+            )),
+            "agent.tools[0].parametersSchema.properties.tags.items",
+        ),
+        (
+            custom(json!({"type": "object", "properties": {"x": {"anyOf": [{"type": "string"}, {"type": "array"}]}}})),
+            "agent.tools[0].parametersSchema.properties.x.anyOf[1].items",
+        ),
+        (
+            with_tools(json!([{"kind": "mcp", "name": "m", "tools": [
+                {"name": "ok", "inputSchema": {"type": "object"}},
+                {"name": "bad", "inputSchema": array_of(json!({"type": "array"}))},
+            ]}])),
+            "agent.tools[0].tools[1].inputSchema.properties.tags.items",
+        ),
+    ];
+    for (agent, path) in cases {
+        let err = error_of(agent.clone(), user.clone());
+        assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some(path)), "{agent}");
+        assert!(err.message.contains("Gemini needs"), "{}", err.message);
+    }
+}
+
+#[test]
+fn prefix_items_of_one_schema_or_one_type_become_the_items_and_bound_arrays_are_not_sent() {
+    let user = json!([{"role": "user", "content": "hi"}]);
+    let mut agent = gemini("m", json!({}));
+    agent["tools"] = json!([
+        {"kind": "c", "name": "f", "parametersSchema": {"type": "object", "properties": {
+            "same": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]},
+            "typed": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0}, {"type": "number"}]},
+            "nullable": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        }}},
+        {"kind": "function", "name": "g", "parameters": [{"name": "hidden", "kind": "array"}, {"name": "q", "kind": "string"}],
+            "bindings": {"hidden": {"input": "x"}}},
+    ]);
+    let body = body_of(agent, user);
+    let declarations = &body["tools"][0]["functionDeclarations"];
+    let properties = &declarations[0]["parameters"]["properties"];
+    assert_eq!(properties["same"], json!({"type": "array", "items": {"type": "string"}}));
+    assert_eq!(properties["typed"], json!({"type": "array", "items": {"type": "number"}}));
+    assert_eq!(properties["nullable"], json!({"type": "array", "items": {"type": "string"}, "nullable": true}));
+    assert_eq!(declarations[1]["parameters"]["properties"], json!({"q": {"type": "string"}}));
+}
+
+/// Google reads `max_output_tokens` as `maxOutputTokens` and refuses `responseJsonSchema`
+/// beside `responseSchema`: what is set already wins in either spelling.
+#[test]
+fn additional_properties_never_go_beside_what_is_set_in_the_other_spelling() {
+    let user = json!([{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]);
+    let mut agent = gemini(
+        "m",
+        json!({"maxOutputTokens": 100, "additionalProperties": {
+            "max_output_tokens": 200, "response_mime_type": "text/plain", "response_json_schema": {"type": "string"},
+            "generationConfig": {"responseJsonSchema": {"type": "string"}, "top_k": 3},
+            "system_instruction": {"parts": [{"text": "other"}]},
+            "safetySettings": [], "safety_settings": [{"category": "X"}],
+        }}),
+    );
+    agent["outputs"] = json!([{"name": "city", "kind": "string"}]);
+    let body = body_of(agent, user);
+    assert_eq!(
+        body["generationConfig"],
+        json!({"maxOutputTokens": 100, "responseMimeType": "application/json", "top_k": 3,
+            "responseSchema": {"type": "object", "properties": {"city": {"type": "string"}}}})
+    );
+    assert_eq!(body["systemInstruction"], json!({"parts": [{"text": "be brief"}]}));
+    assert_eq!(body.get("system_instruction"), None);
+    assert_eq!((&body["safetySettings"], body.get("safety_settings")), (&json!([]), None));
+
+    let alone = json!({"additionalProperties": {"response_json_schema": {"type": "string"},
+        "system_instruction": {"parts": [{"text": "given"}]}}});
+    let body = body_of(gemini("m", alone), json!([{"role": "user", "content": "hi"}]));
+    assert_eq!(body["generationConfig"], json!({"response_json_schema": {"type": "string"}}));
+    assert_eq!(body["system_instruction"], json!({"parts": [{"text": "given"}]}), "nothing set it");
+}
+
+/// Vertex AI's `FileData.mimeType` is required; the Gemini API's is optional.
+#[test]
+fn a_file_by_url_needs_its_media_type_on_vertex_only() {
+    let part = |value: &str| json!([{"role": "user", "content": [{"kind": "text", "value": "see"}, {"kind": "image", "value": value}]}]);
+    let vertex = json!({"model": {"id": "m", "provider": "vertex"}});
+    for url in ["gs://bucket/a.png", "https://example.com/a.png"] {
+        let err = error_of(vertex.clone(), part(url));
+        assert_eq!(
+            (err.code, err.path.as_deref()),
+            (ErrorCode::InvalidInput, Some("messages[0].content[1].mediaType"))
+        );
+        assert!(err.message.contains("Vertex AI"), "{}", err.message);
+        let body = body_of(gemini("m", json!({})), part(url));
+        assert_eq!(body["contents"][0]["parts"][1], json!({"fileData": {"fileUri": url}}));
+    }
+    let typed =
+        json!([{"role": "user", "content": [{"kind": "image", "value": "gs://b/a.png", "mediaType": "image/png"}]}]);
+    let body = body_of(vertex, typed);
+    assert_eq!(
+        body["contents"][0]["parts"][0],
+        json!({"fileData": {"fileUri": "gs://b/a.png", "mimeType": "image/png"}})
+    );
+}
+
+/// `inlineData.data` is base64: a `data:` URL without `;base64` has its percent-encoded bytes
+/// encoded, rather than sent as if they were base64.
+#[test]
+fn a_data_url_that_is_not_base64_is_decoded_and_encoded() {
+    let file = |value: &str| json!([{"role": "user", "content": [{"kind": "file", "value": value}]}]);
+    let body = body_of(gemini("m", json!({})), file("data:text/plain,hello%20w%C3%B6rld"));
+    let encoded = "aGVsbG8gd8O2cmxk"; // "hello wörld" in UTF-8
+    assert_eq!(body["contents"][0]["parts"][0], json!({"inlineData": {"data": encoded, "mimeType": "text/plain"}}));
+    let err = error_of(gemini("m", json!({})), file("data:text/plain,50%off"));
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("messages[0].content[0].value")));
+}
+
+/// Google refuses a request without `contents` and an embedding request without text.
+#[test]
+fn a_request_with_nothing_to_send_is_refused_at_messages() {
+    for messages in [json!([]), json!([{"role": "system", "content": "s"}, {"role": "developer", "content": "d"}])] {
+        let err = error_of(gemini("m", json!({})), messages.clone());
+        assert_eq!((err.code, err.path.as_deref()), (ErrorCode::InvalidInput, Some("messages")), "{messages}");
+        assert!(err.message.contains("Gemini needs"), "{}", err.message);
+    }
+    let image = json!({"kind": "image", "value": "https://example.com/a.png"});
+    for provider in ["google", "vertex"] {
+        let agent = json!({"model": {"id": "e", "provider": provider, "apiType": "embedding"}});
+        for messages in [json!([]), json!([{"role": "user", "content": [image.clone()]}])] {
+            let err = error_of(agent.clone(), messages.clone());
+            assert_eq!(
+                (err.code, err.path.as_deref()),
+                (ErrorCode::InvalidInput, Some("messages")),
+                "{provider} {messages}"
+            );
+        }
+        // As OpenAI's embedding builder does, parts other than text are not embedded.
+        let mixed = json!([{"role": "user", "content": [image.clone(), {"kind": "text", "value": "x"}]}]);
+        let body = body_of(agent, mixed);
+        let content = if provider == "google" { &body["content"] } else { &body["instances"][0]["content"] };
+        assert!(content.to_string().contains('x') && !content.to_string().contains("example.com"), "{body}");
+    }
 }

@@ -200,7 +200,7 @@ fn url_safe(value: &str, key: &str, extra: &[char]) -> Result<()> {
 
 /// The URL of a Gemini request: `{root}/{model}:{method}`. The root is the Gemini API's, or
 /// for Vertex AI `https://{region}-aiplatform.googleapis.com/v1` (`global`:
-/// `aiplatform.googleapis.com`) followed by `projects/{project}/locations/{region}`; `baseUrl`
+/// `aiplatform.googleapis.com`; `us`, `eu`: `aiplatform.{region}.rep.googleapis.com`) followed by `projects/{project}/locations/{region}`; `baseUrl`
 /// replaces the address, and on Vertex AI without a project names the whole root (as express
 /// mode's `.../v1` does). The model is `publishers/google/models/{id}` on Vertex AI unless it
 /// names a resource itself.
@@ -226,6 +226,8 @@ fn gemini_url(
             let root = match given {
                 Some(base) => base.to_owned(),
                 None if region == "global" => "https://aiplatform.googleapis.com/v1".to_owned(),
+                // Multi-regions have their own hosts, as Google's SDK has them.
+                None if matches!(region, "us" | "eu") => format!("https://aiplatform.{region}.rep.googleapis.com/v1"),
                 None => format!("https://{region}-aiplatform.googleapis.com/v1"),
             };
             let model = if id.contains('/') { id.clone() } else { format!("publishers/google/models/{id}") };
@@ -248,11 +250,18 @@ fn gemini_url(
     Ok(format!("{resource}:{method}"))
 }
 
+/// Whether a Vertex AI request names a project: the `project` option, or a model id that is a
+/// whole resource (`projects/...`).
+fn vertex_project(agent: &Agent, options: &RequestOptions) -> bool {
+    options.project.is_some() || agent.model.id.starts_with("projects/")
+}
+
 /// The body of [`build_chat_args`](crate::build_chat_args) with the URL, `POST` and headers:
-/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`; a Bedrock
-/// API key as Bearer too, while SigV4 signing is left to a signing library), `User-Agent`, and
-/// for streaming `stream: true` (OpenAI Chat also asks for usage in the last chunk; Bedrock
-/// streams from its own endpoint instead).
+/// Bearer auth (Azure's `api-key`; Anthropic's `x-api-key` and `anthropic-version`; the Gemini
+/// API's and Vertex AI express mode's `x-goog-api-key`; a Bedrock API key as Bearer too, while
+/// SigV4 signing is left to a signing library), `User-Agent`, and for streaming `stream: true`
+/// (OpenAI Chat also asks for usage in the last chunk; Bedrock streams from its own endpoint
+/// instead).
 pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptions) -> Result<HttpRequest> {
     let mut body = write_chat_args(agent, messages)?;
     let api = Api::of(agent)?;
@@ -282,8 +291,10 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         match (api, gemini) {
             (Api::Anthropic, _) => header("x-api-key", key),
             (_, Some(Service::Gemini)) => header("x-goog-api-key", key),
+            // Vertex AI without a project is express mode, whose key is an API key; with one,
+            // the key is an OAuth access token, sent as a bearer token.
+            (_, Some(Service::Vertex)) if !vertex_project(agent, options) => header("x-goog-api-key", key),
             _ if provider == "azure" => header("api-key", key),
-            // Vertex AI takes an access token (or an API key) as a bearer token.
             _ => header("Authorization", &format!("Bearer {key}")),
         }
     }

@@ -39,7 +39,13 @@ pub struct FunctionDef<P = Value> {
 /// stripped, strict schemas made strict. Errors name `agent.tools[i]...`; the `$ref`s of all
 /// OpenAPI tools together may copy at most [`REF_BUDGET_BYTES`] (`limit_exceeded` beyond).
 pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
+    Ok(project_tools_indexed(tools)?.into_iter().map(|(_, def)| def).collect())
+}
+
+/// [`project_tools`], each definition with the index of the tool it came from (for error paths).
+pub(crate) fn project_tools_indexed(tools: &[Tool]) -> Result<Vec<(usize, FunctionDef)>> {
     let mut defs = Vec::new();
+    let mut owners = Vec::new();
     let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     for (i, tool) in tools.iter().enumerate() {
         let start = defs.len();
@@ -51,8 +57,9 @@ pub fn project_tools(tools: &[Tool]) -> Result<Vec<FunctionDef>> {
             }
             strip_bindings(&mut def.parameters, &tool.bindings);
         }
+        owners.resize(defs.len(), i);
     }
-    Ok(defs)
+    Ok(owners.into_iter().zip(defs).collect())
 }
 
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound

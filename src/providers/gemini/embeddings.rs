@@ -13,7 +13,8 @@ use crate::request::wire::{self, text, Array, Fields, Object};
 
 use super::stream::read_error;
 
-/// The texts to embed: every text part of every message, in order.
+/// The texts to embed: every text part of every message, in order (other parts are not
+/// embedded, as in OpenAI's embedding requests).
 fn texts(messages: &[Message]) -> Vec<&str> {
     let mut texts = Vec::new();
     for message in messages {
@@ -49,6 +50,13 @@ fn content(value: &str) -> String {
 /// dimensionality and truncation into `parameters`, as `predict` has them.
 pub(crate) fn build(agent: &Agent, messages: &[Message], service: Service, body: &mut Fields) -> Result<()> {
     let texts = texts(messages);
+    if texts.is_empty() {
+        return Err(Error::invalid_input(
+            "messages",
+            "an embedding request needs at least one text to embed (only text parts are embedded), and Google \
+             refuses one without",
+        ));
+    }
     let extra = &agent.model.options.additional_properties;
     match service {
         Service::Vertex => build_predict(&texts, extra, body),

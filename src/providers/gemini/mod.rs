@@ -3,6 +3,7 @@
 //! `generateContent`, `streamGenerateContent` and the embedding methods.
 
 mod args;
+mod data_url;
 pub(crate) mod embeddings;
 mod finish_reason;
 pub(crate) mod request;

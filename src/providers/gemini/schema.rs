@@ -16,10 +16,15 @@
 //! - dropped: everything else (`additionalProperties`, `$schema`, `examples`, `not`,
 //!   `exclusiveMinimum`, an `enum` that holds other than strings, other `format`s, ...), and
 //!   `properties` left empty.
+//!
+//! Gemini's `Schema` needs the `items` of an array, with a type: one without (no `items`,
+//! `items: true`, only `prefixItems` that differ) is `invalid_input` rather than a request Google
+//! refuses; `prefixItems` that are all one schema, or all of one type, become the `items`.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{Map, Value};
-use crate::request::wire;
+use crate::model::Property;
+use crate::request::wire::{self, field, index};
 use crate::tools::REF_BUDGET_BYTES;
 
 /// How deep schemas nest, refs included: the depth to which the crate reads JSON.
@@ -29,11 +34,21 @@ const MAX_REF_DEPTH: usize = 64;
 /// What a converted value counts besides its strings, as `$ref` budgets count it.
 const VALUE_COST: usize = 16;
 
+/// Where a schema comes from, for errors.
+pub(crate) struct Origin<'a> {
+    /// Where errors point (`agent.tools[0]`).
+    pub(crate) path: &'a str,
+    /// Whether `path` is where the schema itself is written in the input, so a place in the
+    /// schema (`properties.tags.items`) extends it; else the place is named in the message only.
+    pub(crate) exact: bool,
+    /// What the schema is, as messages name it (function `f`).
+    pub(crate) what: &'a str,
+}
+
 /// The schema being converted: its root (what local refs point into) and what is spent.
 struct Converter<'a> {
     root: &'a Value,
-    /// Where errors point (`agent.tools[0]`).
-    path: &'a str,
+    origin: Origin<'a>,
     /// The refs being expanded, one inside the other.
     expanding: Vec<String>,
     /// What the converted schemas of one request count so far, against [`REF_BUDGET_BYTES`].
@@ -43,8 +58,8 @@ struct Converter<'a> {
 /// `schema` in Gemini's form, as JSON text; `None` when it describes no parameters (an object
 /// with no properties), which Gemini wants left out. `spent` counts what one request's
 /// schemas expand to, refs included; past [`REF_BUDGET_BYTES`] it is `limit_exceeded`.
-pub(crate) fn convert(schema: &Value, path: &str, spent: &mut usize) -> Result<Option<String>> {
-    let converted = Converter { root: schema, path, expanding: Vec::new(), spent }.node(schema, 0)?;
+pub(crate) fn convert(schema: &Value, origin: Origin<'_>, spent: &mut usize) -> Result<Option<String>> {
+    let converted = Converter { root: schema, origin, expanding: Vec::new(), spent }.node(schema, "", 0)?;
     if !converted.contains_key("properties") && !converted.contains_key("anyOf") {
         return Ok(None);
     }
@@ -52,8 +67,8 @@ pub(crate) fn convert(schema: &Value, path: &str, spent: &mut usize) -> Result<O
 }
 
 /// `schema` in Gemini's form, kept even when it has no properties (a structured output).
-pub(crate) fn convert_always(schema: &Value, path: &str, spent: &mut usize) -> Result<String> {
-    let converted = Converter { root: schema, path, expanding: Vec::new(), spent }.node(schema, 0)?;
+pub(crate) fn convert_always(schema: &Value, origin: Origin<'_>, spent: &mut usize) -> Result<String> {
+    let converted = Converter { root: schema, origin, expanding: Vec::new(), spent }.node(schema, "", 0)?;
     Ok(wire::json(&Value::Object(converted)))
 }
 
@@ -109,15 +124,16 @@ impl Converter<'_> {
                     REF_BUDGET_BYTES >> 20
                 ),
             )
-            .with_path(self.path));
+            .with_path(self.origin.path));
         }
         Ok(())
     }
 
-    /// One schema, as the members of a Gemini `Schema`.
-    fn node(&mut self, schema: &Value, depth: usize) -> Result<Map> {
+    /// One schema, as the members of a Gemini `Schema`; `at` is its place in the schema
+    /// (`properties.tags`, empty for the root).
+    fn node(&mut self, schema: &Value, at: &str, depth: usize) -> Result<Map> {
         if depth > MAX_DEPTH {
-            return Err(Error::invalid_input(self.path, format!("the schema nests more than {MAX_DEPTH} deep")));
+            return Err(Error::invalid_input(self.origin.path, format!("the schema nests more than {MAX_DEPTH} deep")));
         }
         let Value::Object(map) = schema else {
             // `true` (anything) and other non-objects: no constraint Gemini can say.
@@ -125,15 +141,15 @@ impl Converter<'_> {
             return Ok(Map::new());
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-            return self.follow(reference, map, depth);
+            return self.follow(reference, map, at, depth);
         }
         if let Some(Value::Array(parts)) = map.get("allOf") {
             let merged = self.merge_all_of(map, parts)?;
-            return self.node(&merged, depth + 1);
+            return self.node(&merged, at, depth + 1);
         }
         let mut out = Map::new();
         let mut strings = 0;
-        let kind = self.write_type(map, &mut out, depth)?;
+        let kind = self.write_type(map, &mut out, at, depth)?;
         for (key, wanted) in COPIED {
             if let Some(value) = map.get(key).filter(|v| wanted(v)) {
                 strings += value.as_str().map_or(0, str::len);
@@ -156,7 +172,8 @@ impl Converter<'_> {
             let mut converted = Map::new();
             for (name, property) in properties {
                 strings += name.len();
-                converted.insert(name.clone(), Value::Object(self.node(property, depth + 1)?));
+                let place = within(at, &format!("properties.{name}"));
+                converted.insert(name.clone(), Value::Object(self.node(property, &place, depth + 1)?));
             }
             let required: Vec<Value> = map
                 .get("required")
@@ -171,23 +188,64 @@ impl Converter<'_> {
                 out.insert("required".into(), Value::Array(required));
             }
         }
-        match map.get("items") {
-            Some(items @ Value::Object(_)) => {
-                out.insert("items".into(), Value::Object(self.node(items, depth + 1)?));
-            }
+        let items_at = within(at, "items");
+        let items = match map.get("items") {
+            Some(items @ Value::Object(_)) => Some(self.node(items, &items_at, depth + 1)?),
             // The old tuple form: its first schema stands for all.
             Some(Value::Array(items)) if !items.is_empty() => {
-                out.insert("items".into(), Value::Object(self.node(&items[0], depth + 1)?));
+                Some(self.node(&items[0], &index(&items_at, 0), depth + 1)?)
             }
+            _ => None,
+        };
+        let items = match items {
+            Some(items) if typed(&items) => Some(items),
+            given => self.prefix_items(map, at, depth)?.or(given),
+        };
+        let array = kind.as_deref() == Some("array");
+        match items {
+            Some(items) if !array || typed(&items) => {
+                out.insert("items".into(), Value::Object(items));
+            }
+            // A lone `anyOf` alternative may have brought the items already.
+            _ if array && !out.contains_key("items") => return Err(self.no_items(&items_at)),
             _ => {}
         }
         self.spend(strings)?;
         Ok(out)
     }
 
+    /// The one schema `prefixItems` all have, or else the one type they all have, as `items`.
+    fn prefix_items(&mut self, map: &Map, at: &str, depth: usize) -> Result<Option<Map>> {
+        let Some(Value::Array(prefix)) = map.get("prefixItems") else { return Ok(None) };
+        let mut converted = Vec::with_capacity(prefix.len());
+        for (k, item) in prefix.iter().enumerate() {
+            converted.push(self.node(item, &index(&within(at, "prefixItems"), k), depth + 1)?);
+        }
+        let Some(first) = converted.first().filter(|first| typed(first)) else { return Ok(None) };
+        if converted.iter().all(|item| item == first) {
+            return Ok(Some(first.clone()));
+        }
+        let kind = first.get("type").filter(|kind| kind.is_string());
+        let one_type = kind.is_some() && converted.iter().all(|item| item.get("type") == kind);
+        Ok(one_type.then(|| kind.into_iter().map(|kind| ("type".to_owned(), kind.clone())).collect()))
+    }
+
+    /// An array without the item schema Gemini needs, at `items_at` in the schema.
+    fn no_items(&self, items_at: &str) -> Error {
+        let Origin { path, exact, what } = self.origin;
+        let path = if exact { field(path, items_at) } else { path.to_owned() };
+        Error::invalid_input(
+            path,
+            format!(
+                "{what}: the array at `{}` has no item schema, and Gemini needs one (`items` with a type)",
+                items_at.strip_suffix(".items").unwrap_or("the root")
+            ),
+        )
+    }
+
     /// `type` (a name, or a list of names), `anyOf`/`oneOf` and their `null` alternatives,
     /// onto `out`; returns the one type name the schema has, if so.
-    fn write_type(&mut self, map: &Map, out: &mut Map, depth: usize) -> Result<Option<String>> {
+    fn write_type(&mut self, map: &Map, out: &mut Map, at: &str, depth: usize) -> Result<Option<String>> {
         let mut nullable = false;
         let mut kind = None;
         match map.get("type") {
@@ -209,15 +267,21 @@ impl Converter<'_> {
             }
             _ => {}
         }
-        let alternatives = map.get("anyOf").or_else(|| map.get("oneOf")).and_then(Value::as_array);
+        let (name, alternatives) = match (map.get("anyOf"), map.get("oneOf")) {
+            (Some(Value::Array(any)), _) => ("anyOf", Some(any)),
+            (None, Some(Value::Array(one))) => ("oneOf", Some(one)),
+            _ => ("", None),
+        };
         if let Some(alternatives) = alternatives {
             nullable |= alternatives.iter().any(is_null_type);
-            let rest: Vec<&Value> = alternatives.iter().filter(|a| !is_null_type(a)).collect();
+            let place = |k: usize| index(&within(at, name), k);
+            let rest: Vec<(String, &Value)> =
+                alternatives.iter().enumerate().filter(|(_, a)| !is_null_type(a)).map(|(k, a)| (place(k), a)).collect();
             match rest.as_slice() {
                 [] => {}
                 // One alternative left: the schema is that one (its own keys win over it).
-                [one] => {
-                    for (key, value) in self.node(one, depth + 1)? {
+                [(place, one)] => {
+                    for (key, value) in self.node(one, place, depth + 1)? {
                         if key == "type" && kind.is_none() {
                             kind = value.as_str().map(str::to_owned);
                         }
@@ -228,8 +292,8 @@ impl Converter<'_> {
                 }
                 several => {
                     let mut any = Vec::with_capacity(several.len());
-                    for alternative in several {
-                        any.push(Value::Object(self.node(alternative, depth + 1)?));
+                    for (place, alternative) in several {
+                        any.push(Value::Object(self.node(alternative, place, depth + 1)?));
                     }
                     out.insert("anyOf".into(), Value::Array(any));
                 }
@@ -246,27 +310,27 @@ impl Converter<'_> {
 
     /// The schema a local `$ref` names, converted, with the ref's other keys (a `description`
     /// beside it) laid over it.
-    fn follow(&mut self, reference: &str, map: &Map, depth: usize) -> Result<Map> {
+    fn follow(&mut self, reference: &str, map: &Map, at: &str, depth: usize) -> Result<Map> {
         if self.expanding.iter().any(|r| r == reference) {
             // A recursive schema: stop at the second visit rather than expand forever.
             return Ok([("type".to_owned(), string("object"))].into_iter().collect());
         }
         if self.expanding.len() >= MAX_REF_DEPTH {
-            return Err(Error::invalid_input(self.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
+            return Err(Error::invalid_input(self.origin.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
         }
         let root = self.root;
         let target =
             reference.strip_prefix('#').and_then(|pointer| pointer_target(root, pointer)).ok_or_else(|| {
-                Error::invalid_input(self.path, format!("$ref `{reference}` points at nothing in the schema"))
+                Error::invalid_input(self.origin.path, format!("$ref `{reference}` points at nothing in the schema"))
             })?;
         self.expanding.push(reference.to_owned());
-        let converted = self.node(target, depth + 1);
+        let converted = self.node(target, at, depth + 1);
         self.expanding.pop();
         let mut converted = converted?;
         let mut siblings = map.clone();
         siblings.remove("$ref");
         if !siblings.is_empty() {
-            for (key, value) in self.node(&Value::Object(siblings), depth + 1)? {
+            for (key, value) in self.node(&Value::Object(siblings), at, depth + 1)? {
                 converted.insert(key, value);
             }
         }
@@ -305,6 +369,42 @@ impl Converter<'_> {
             }
         }
         Ok(Value::Object(merged))
+    }
+}
+
+/// `at` extended by `key`: a place in a schema, empty for the root.
+fn within(at: &str, key: &str) -> String {
+    if at.is_empty() {
+        key.to_owned()
+    } else {
+        field(at, key)
+    }
+}
+
+/// A converted schema Gemini can read as an array's items: one with a type (or alternatives).
+fn typed(schema: &Map) -> bool {
+    schema.contains_key("type") || schema.contains_key("anyOf")
+}
+
+/// The first `array` property of `properties` (at `path`, their list) without `items`, as
+/// `invalid_input` at its `items`: Gemini needs the item schema of every array. Properties named
+/// in `skip` (bound parameters, which are not sent) are passed over.
+pub(crate) fn check_items(properties: &[Property], path: &str, skip: &Map, what: &str) -> Result<()> {
+    for (j, property) in properties.iter().enumerate().filter(|(_, p)| !skip.contains_key(&p.name)) {
+        check_property(property, &index(path, j), what)?;
+    }
+    Ok(())
+}
+
+fn check_property(property: &Property, path: &str, what: &str) -> Result<()> {
+    match (property.kind.as_str(), &property.items, &property.properties) {
+        ("array", None, _) => Err(Error::invalid_input(
+            field(path, "items"),
+            format!("{what}: Gemini needs the item schema of an array; give this array's `items` with a kind"),
+        )),
+        ("array", Some(items), _) => check_property(items, &field(path, "items"), what),
+        ("object", _, Some(nested)) => check_items(nested, &field(path, "properties"), &Map::new(), what),
+        _ => Ok(()),
     }
 }
 
