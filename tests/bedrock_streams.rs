@@ -514,7 +514,9 @@ fn invoke_model_chunks_of_converse_events_are_read_as_converse_at_every_split() 
     }
     // The same events pushed as objects give the same message.
     let mut acc = Accumulator::new(AccumulatorOptions::default());
-    events.iter().for_each(|e| drop(acc.push_json(&e.to_string()).unwrap()));
+    for event in &events {
+        acc.push_json(&event.to_string()).unwrap();
+    }
     assert_eq!(acc.finish().text, "Nova hi");
 }
 
