@@ -17,6 +17,7 @@
 #![cfg_attr(llw_speed, feature(optimize_attribute))]
 
 pub mod accumulator;
+mod base64;
 pub mod error;
 pub mod framing;
 pub mod json;

@@ -141,7 +141,7 @@ fn with_base64_bytes(value: &JsValue, length_key: &JsValue, depth: usize) -> JsV
     if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
         let mut read = vec![0; bytes.length(length_key).unwrap_or(0)];
         return match bytes.copy_to(&mut read) {
-            Some(()) => JsValue::from_str(&crate::providers::bedrock::redacted::encode_base64(&read)),
+            Some(()) => JsValue::from_str(&crate::base64::encode(&read)),
             None => value.clone(),
         };
     }

@@ -3,6 +3,7 @@
 //! OpenAI Chat chunks for gpt-oss, ...). The accumulator decodes the bytes here and reads them
 //! with that format's decoder, detected from the first chunk.
 
+use crate::base64::DecodeError;
 use crate::json::read_document;
 use crate::providers::Scalar;
 
@@ -23,38 +24,15 @@ pub(crate) fn chunk_bytes(payload: &[u8]) -> Result<Option<Vec<u8>>, String> {
     if !is_object {
         return Err("an InvokeModel chunk is not a JSON object".to_owned());
     }
-    bytes.as_deref().map(decode_base64).transpose()
-}
-
-/// Standard base64, padding optional; any other character is an error naming its position.
-pub(super) fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
-    fn sextet(c: u8) -> Option<u32> {
-        match c {
-            b'A'..=b'Z' => Some(u32::from(c - b'A')),
-            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    }
-    let body = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, &c) in body.iter().enumerate() {
-        let v = sextet(c).ok_or_else(|| format!("an InvokeModel chunk's bytes are not base64 (at {i})"))?;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    if bits >= 6 {
-        return Err("an InvokeModel chunk's bytes are truncated base64".to_owned());
-    }
-    Ok(out)
+    bytes
+        .as_deref()
+        .map(|text| {
+            crate::base64::decode(text).map_err(|err| match err {
+                DecodeError::Invalid(at) => format!("an InvokeModel chunk's bytes are not base64 (at {at})"),
+                DecodeError::Truncated => "an InvokeModel chunk's bytes are truncated base64".to_owned(),
+            })
+        })
+        .transpose()
 }
 
 #[cfg(test)]

@@ -139,23 +139,13 @@ impl EmbeddingBody<'_> {
 /// values: each four bytes decoded make one value, in one pass. A value that is NaN or
 /// infinite is an error naming its position.
 pub(crate) fn decode_base64_f32(text: &str) -> Vector {
-    fn sextet(c: u8) -> Option<u32> {
-        match c {
-            b'A'..=b'Z' => Some(u32::from(c - b'A')),
-            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-            b'+' | b'-' => Some(62),
-            b'/' | b'_' => Some(63),
-            _ => None,
-        }
-    }
     let body = text.trim_end_matches('=').as_bytes();
     let mut out = Vec::with_capacity(body.len() * 3 / 16);
     // `acc` holds the `bits` decoded bits not yet in a byte; `word` collects the bytes of one
     // float32, the first one lowest (little-endian).
     let (mut acc, mut bits, mut word, mut bytes) = (0u32, 0u32, 0u32, 0usize);
     for (i, &c) in body.iter().enumerate() {
-        let v = sextet(c).ok_or_else(|| format!("the base64 text has an invalid character at {i}"))?;
+        let v = crate::base64::sextet(c).ok_or_else(|| format!("the base64 text has an invalid character at {i}"))?;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {
