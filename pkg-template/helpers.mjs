@@ -293,7 +293,15 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
     let read = false;
     try {
       const first = reader ? await readToContent(reader) : [];
-      const streamed = STREAM_TYPES.some((t) => type.startsWith(t)) || (first.length > 0 && firstByte(first) !== 0x7b);
+      const byte = firstByte(first);
+      if (!response.ok && !STREAM_TYPES.some((t) => type.startsWith(t)) && byte !== 0x7b && byte !== 0x5b) {
+        // Failed, and no JSON or stream to read a provider's error from: a gateway's HTML page,
+        // a proxy's text, an empty body. Read as a stream it would resolve to no text at all.
+        const text = await readText(reader, first);
+        read = true;
+        throw httpError(response, text);
+      }
+      const streamed = STREAM_TYPES.some((t) => type.startsWith(t)) || (first.length > 0 && byte !== 0x7b);
       const result = streamed
         ? await readStream(agent, reader, first, options?.onSpan)
         : process(agent, withErrorType(response, await readText(reader, first)), options);
@@ -373,6 +381,24 @@ function withErrorType(response, text) {
 
 /** HTTP statuses that name a transient failure: a rate limit, a server error, a gateway's. */
 const RETRY_STATUSES = [429, 500, 502, 503, 504];
+
+/** The longest part of a failed response's text that its error message quotes. */
+const QUOTED = 200;
+
+/**
+ * The `provider_error` of a failed response whose body is no provider's error: the status (and
+ * its text) with the start of the body, the status as `providerCode`, retryable when the status
+ * names a transient failure.
+ */
+function httpError(response, text) {
+  const said = text.replace(/\s+/g, " ").trim();
+  const quoted = said.length > QUOTED ? `${said.slice(0, QUOTED)}…` : said;
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  const err = codedError("provider_error", quoted ? `${status}: ${quoted}` : status);
+  err.providerCode = String(response.status);
+  err.retryable = RETRY_STATUSES.includes(response.status);
+  return err;
+}
 
 /**
  * A failed response's `provider_error`, completed from the response: the AWS error type from

@@ -272,3 +272,32 @@ test("toMessage without an agent reads AWS's error bodies as Bedrock's provider 
   const denied = await thrown(() => wire.toMessage('{"Message":"User is not authorized"}'));
   assert.deepEqual(denied, { code: "provider_error", message: "User is not authorized", providerType: undefined, providerCode: undefined, retryable: false });
 });
+
+test("a failed response with no JSON or stream in it rejects with its status, not an empty answer", async () => {
+  const chat = { model: { id: "gpt-4o" } };
+  const html = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>" + "x".repeat(500) + "</body></html>";
+  // (body, status, statusText, content type) → (message start, retryable)
+  const cases = [
+    [html, 502, "Bad Gateway", "text/html", "HTTP 502 Bad Gateway: <html> <head><title>502 Bad Gateway</title>", true],
+    ["", 503, "", "text/plain", "HTTP 503", true],
+    ["  \n", 504, "Gateway Timeout", "text/plain", "HTTP 504 Gateway Timeout", true],
+    ["upstream connect error", 400, "", "text/plain", "HTTP 400: upstream connect error", false],
+    // No content type: the first bytes tell, and they are no JSON.
+    ["Forbidden", 403, "", undefined, "HTTP 403: Forbidden", false],
+  ];
+  for (const [body, status, statusText, type, message, retryable] of cases) {
+    const headers = type ? { "content-type": type } : {};
+    const got = await thrown(() => wire.processResponse(chat, new Response(body, { status, statusText, headers })));
+    const what = `${status} ${JSON.stringify(body.slice(0, 20))}`;
+    assert.equal(got.code, "provider_error", what);
+    assert.ok(got.message.startsWith(message), `${what}: ${got.message}`);
+    assert.ok(got.message.length <= message.length + 210, `${what}: the message quotes at most the body's start`);
+    assert.deepEqual([got.providerCode, got.retryable], [String(status), retryable], what);
+  }
+  // A failed stream (its content type says so) is still read as one; a 2xx body as before.
+  const events = new Response('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n', {
+    status: 500, headers: { "content-type": "text/event-stream" },
+  });
+  assert.equal(await wire.processResponse(chat, events), "hi");
+  assert.equal(await wire.processResponse(chat, new Response("data: [DONE]\n\n")), "");
+});
