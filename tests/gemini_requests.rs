@@ -615,6 +615,30 @@ fn schemas_are_converted_to_the_subset_gemini_accepts() {
 }
 
 #[test]
+fn all_of_parts_that_name_their_schema_again_are_merged_once() {
+    // `N` names itself in its own `allOf`, `A` and `B` each other's: merged once, each ends.
+    let schema = json!({
+        "type": "object",
+        "$defs": {
+            "N": {"allOf": [{"$ref": "#/$defs/N"}], "type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]},
+            "A": {"allOf": [{"$ref": "#/$defs/B"}], "properties": {"a": {"type": "string"}}, "required": ["a", "b"]},
+            "B": {"allOf": [{"$ref": "#/$defs/A"}, {"required": ["a"]}], "type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+        },
+        "properties": {"n": {"$ref": "#/$defs/N"}, "a": {"$ref": "#/$defs/A"}},
+    });
+    let mut agent = gemini("m", json!({}));
+    agent["tools"] = json!([{"kind": "custom_kind", "name": "t", "parametersSchema": schema}]);
+    let body = body_of(agent, hi());
+    assert_eq!(
+        body["tools"][0]["functionDeclarations"][0]["parameters"]["properties"],
+        json!({
+            "n": {"type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]},
+            "a": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a", "b"]},
+        })
+    );
+}
+
+#[test]
 fn strict_tools_become_required_nullable_parameters() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "strict": true, "parameters": [

@@ -21,6 +21,8 @@
 //! `items: true`, only `prefixItems` that differ) is `invalid_input` rather than a request Google
 //! refuses; `prefixItems` that are all one schema, or all of one type, become the `items`.
 
+use std::collections::BTreeSet;
+
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{Map, Value};
 use crate::model::Property;
@@ -339,27 +341,41 @@ impl Converter<'_> {
 
     /// The schema with its `allOf` parts merged in: `properties` and `required` joined, any
     /// other key from the first that has it (the schema itself first). A part that is a local
-    /// `$ref` is merged as what it names.
+    /// `$ref` is merged as what it names, and a part's own `allOf` right after it; each `$ref`
+    /// is merged once, so parts that name the schema again (directly or not) end.
     fn merge_all_of(&mut self, map: &Map, parts: &[Value]) -> Result<Value> {
+        let root = self.root;
         let mut merged = map.clone();
         merged.remove("allOf");
-        for part in parts {
-            let named = part.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#'));
-            let part = named.and_then(|pointer| pointer_target(self.root, pointer)).unwrap_or(part);
-            let Value::Object(part) = part else { continue };
+        // `required` is joined apart, each name once, in a set: parts may list many names.
+        let mut required: Vec<Value> = Vec::new();
+        let mut names: BTreeSet<&str> = BTreeSet::new();
+        if let Some(list) = map.get("required") {
+            join_required(list, &mut names, &mut required);
+        }
+        let mut pending: Vec<&Value> = parts.iter().rev().collect();
+        let mut merged_refs: BTreeSet<&str> = BTreeSet::new();
+        while let Some(part) = pending.pop() {
+            let named = part.get("$ref").and_then(Value::as_str);
+            if named.is_some_and(|reference| !merged_refs.insert(reference)) {
+                continue;
+            }
+            let target = named.and_then(|r| r.strip_prefix('#')).and_then(|pointer| pointer_target(root, pointer));
+            let Value::Object(part) = target.unwrap_or(part) else { continue };
             self.spend(0)?;
+            if let Some(Value::Array(nested)) = part.get("allOf") {
+                pending.extend(nested.iter().rev());
+            }
             for (key, value) in part {
                 match (key.as_str(), merged.get_mut(key), value) {
+                    ("allOf", ..) => {}
+                    ("required", ..) => join_required(value, &mut names, &mut required),
                     ("properties", Some(Value::Object(into)), Value::Object(from)) => {
                         for (name, schema) in from {
                             if !into.contains_key(name) {
                                 into.insert(name.clone(), schema.clone());
                             }
                         }
-                    }
-                    ("required", Some(Value::Array(into)), Value::Array(from)) => {
-                        let new: Vec<Value> = from.iter().filter(|name| !into.contains(name)).cloned().collect();
-                        into.extend(new);
                     }
                     (_, None, value) => {
                         merged.insert(key.clone(), value.clone());
@@ -368,7 +384,19 @@ impl Converter<'_> {
                 }
             }
         }
+        if !required.is_empty() {
+            merged.insert("required".into(), Value::Array(required));
+        }
         Ok(Value::Object(merged))
+    }
+}
+
+/// Appends to `required` each name of `list` not in `names` yet.
+fn join_required<'v>(list: &'v Value, names: &mut BTreeSet<&'v str>, required: &mut Vec<Value>) {
+    for name in list.as_array().into_iter().flatten() {
+        if name.as_str().is_some_and(|n| names.insert(n)) {
+            required.push(name.clone());
+        }
     }
 }
 
