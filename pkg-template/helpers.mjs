@@ -275,11 +275,16 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
    * also learns what its headers and status say (see `withResponse`).
    */
   async function processResponse(agent, response, options) {
+    let result;
     try {
-      return await readResponse(agent, response, options);
+      result = await readResponse(agent, response, options);
     } catch (err) {
       throw withResponse(err, response);
     }
+    // A failed response that still read as an answer (`[]`, an event stream with no event in
+    // it) is a failure all the same: its status says so.
+    if (!response.ok) throw httpError(response, "");
+    return result;
   }
 
   /** What `processResponse` resolves to, before a failed response's error is completed. */
@@ -297,9 +302,7 @@ export function makeHelpers(WasmAccumulator, process, PartialState) {
       if (!response.ok && !STREAM_TYPES.some((t) => type.startsWith(t)) && byte !== 0x7b && byte !== 0x5b) {
         // Failed, and no JSON or stream to read a provider's error from: a gateway's HTML page,
         // a proxy's text, an empty body. Read as a stream it would resolve to no text at all.
-        const text = await readText(reader, first);
-        read = true;
-        throw httpError(response, text);
+        throw httpError(response, await readStart(reader, first, QUOTED_BYTES));
       }
       const streamed = STREAM_TYPES.some((t) => type.startsWith(t)) || (first.length > 0 && byte !== 0x7b);
       const result = streamed
@@ -382,8 +385,10 @@ function withErrorType(response, text) {
 /** HTTP statuses that name a transient failure: a rate limit, a server error, a gateway's. */
 const RETRY_STATUSES = [429, 500, 502, 503, 504];
 
-/** The longest part of a failed response's text that its error message quotes. */
+/** The longest part of a failed response's text that its error message quotes, in characters,
+ * and how much of its body is read for it (the rest is cancelled). */
 const QUOTED = 200;
+const QUOTED_BYTES = 4096;
 
 /**
  * The `provider_error` of a failed response whose body is no provider's error: the status (and
@@ -391,8 +396,8 @@ const QUOTED = 200;
  * names a transient failure.
  */
 function httpError(response, text) {
-  const said = text.replace(/\s+/g, " ").trim();
-  const quoted = said.length > QUOTED ? `${said.slice(0, QUOTED)}…` : said;
+  const said = [...text.replace(/\s+/g, " ").trim()];
+  const quoted = said.length > QUOTED ? `${said.slice(0, QUOTED).join("")}…` : said.join("");
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   const err = codedError("provider_error", quoted ? `${status}: ${quoted}` : status);
   err.providerCode = String(response.status);
@@ -406,7 +411,15 @@ function httpError(response, text) {
  * neither a type nor a code (the type the header gave does not count). Other errors as they are.
  */
 function withResponse(err, response) {
-  if (err?.code !== "provider_error" || response.ok) return err;
+  if (err?.code === "invalid_input" || response.ok) return err;
+  if (err?.code === "empty_response" || err?.code === "invalid_json") {
+    // The failed response's body holds no provider error: its status is the error.
+    const failed = httpError(response, "");
+    failed.message += ` (the body: ${err.message})`;
+    failed.cause = err;
+    return failed;
+  }
+  if (err?.code !== "provider_error") return err;
   const type = awsErrorType(response);
   const said = err.providerCode !== undefined || (err.providerType !== undefined && err.providerType !== type);
   if (err.providerType === undefined && type !== undefined) err.providerType = type;
@@ -446,6 +459,25 @@ function firstByte(chunks) {
     if (byte !== undefined) return byte;
   }
   return undefined;
+}
+
+/** At least `max` bytes of the body as text, or all of it when shorter: `first`, then as many
+ * of `reader`'s chunks as it takes. */
+async function readStart(reader, first, max) {
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for (const chunk of first) {
+    text += decoder.decode(chunk, { stream: true });
+    bytes += chunk.length;
+  }
+  while (reader && bytes < max) {
+    const step = await reader.read();
+    if (step.done) break;
+    text += decoder.decode(step.value, { stream: true });
+    bytes += step.value.length;
+  }
+  return text + decoder.decode();
 }
 
 /** The whole body as text: `first`, then the rest of `reader`. */

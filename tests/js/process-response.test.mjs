@@ -294,10 +294,39 @@ test("a failed response with no JSON or stream in it rejects with its status, no
     assert.ok(got.message.length <= message.length + 210, `${what}: the message quotes at most the body's start`);
     assert.deepEqual([got.providerCode, got.retryable], [String(status), retryable], what);
   }
-  // A failed stream (its content type says so) is still read as one; a 2xx body as before.
-  const events = new Response('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n', {
-    status: 500, headers: { "content-type": "text/event-stream" },
-  });
-  assert.equal(await wire.processResponse(chat, events), "hi");
+  // A failed response that reads as an answer, or as no provider's error, fails by its status.
+  const gemini = { model: { id: "gemini-2.5-flash", provider: "google" } };
+  const failedAnswers = [
+    [gemini, "[]", "application/json", 503],
+    [chat, "", "text/event-stream", 503],
+    [chat, ": keepalive\n\n", "text/event-stream", 429],
+    [chat, 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n', "text/event-stream", 500],
+    [chat, '["Bad gateway"]', "application/json", 502],
+    [chat, '{"detail":"Not Found"}', "application/json", 404],
+  ];
+  for (const [agent, body, type, status] of failedAnswers) {
+    const got = await thrown(() => wire.processResponse(agent, new Response(body, { status, headers: { "content-type": type } })));
+    const what = `${status} ${body}`;
+    assert.equal(got.code, "provider_error", what);
+    assert.ok(got.message.startsWith(`HTTP ${status}`), `${what}: ${got.message}`);
+    assert.deepEqual([got.providerCode, got.retryable], [String(status), status !== 404], what);
+  }
+  // A successful response reads as before.
   assert.equal(await wire.processResponse(chat, new Response("data: [DONE]\n\n")), "");
+});
+
+test("a failed response's endless body is read only as far as its error quotes", async () => {
+  let sent = 0;
+  const page = new TextEncoder().encode("<p>" + "overloaded ".repeat(6000) + "</p>");
+  const endless = new ReadableStream({
+    pull(controller) {
+      sent += page.length;
+      controller.enqueue(page);
+    },
+  });
+  const response = new Response(endless, { status: 502, headers: { "content-type": "text/html" } });
+  const got = await thrown(() => wire.processResponse({ model: { id: "gpt-4o" } }, response));
+  assert.equal(got.code, "provider_error");
+  assert.ok(got.message.startsWith("HTTP 502: <p>overloaded overloaded"), got.message);
+  assert.ok(sent < 1 << 20, `read ${sent} bytes of an endless body`);
 });
