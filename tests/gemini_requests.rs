@@ -639,6 +639,30 @@ fn all_of_parts_that_name_their_schema_again_are_merged_once() {
 }
 
 #[test]
+fn a_property_whose_all_of_names_the_schema_it_is_in_stops_as_a_ref_does() {
+    // Pydantic v1's shape: a reference with a description is written as a one-part `allOf`.
+    let schema = json!({
+        "type": "object",
+        "definitions": {"Node": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "parent": {"allOf": [{"$ref": "#/definitions/Node"}], "description": "the parent"},
+        }}},
+        "properties": {"node": {"$ref": "#/definitions/Node"}, "root": {"allOf": [{"$ref": "#/definitions/Node"}]}},
+    });
+    let mut agent = gemini("m", json!({}));
+    agent["tools"] = json!([{"kind": "custom_kind", "name": "t", "parametersSchema": schema}]);
+    let body = body_of(agent, hi());
+    let node = json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "parent": {"type": "object", "description": "the parent"},
+    }});
+    assert_eq!(
+        body["tools"][0]["functionDeclarations"][0]["parameters"]["properties"],
+        json!({"node": node, "root": node})
+    );
+}
+
+#[test]
 fn strict_tools_become_required_nullable_parameters() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "strict": true, "parameters": [

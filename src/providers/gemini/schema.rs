@@ -51,8 +51,10 @@ pub(crate) struct Origin<'a> {
 struct Converter<'a> {
     root: &'a Value,
     origin: Origin<'a>,
-    /// The refs being expanded, one inside the other.
-    expanding: Vec<String>,
+    /// The refs being expanded, one inside the other (and the refs an `allOf` merged, while
+    /// its schema is converted), and how deep they nest.
+    expanding: BTreeSet<String>,
+    ref_depth: usize,
     /// What the converted schemas of one request count so far, against [`REF_BUDGET_BYTES`].
     spent: &'a mut usize,
 }
@@ -61,7 +63,8 @@ struct Converter<'a> {
 /// with no properties), which Gemini wants left out. `spent` counts what one request's
 /// schemas expand to, refs included; past [`REF_BUDGET_BYTES`] it is `limit_exceeded`.
 pub(crate) fn convert(schema: &Value, origin: Origin<'_>, spent: &mut usize) -> Result<Option<String>> {
-    let converted = Converter { root: schema, origin, expanding: Vec::new(), spent }.node(schema, "", 0)?;
+    let converted =
+        Converter { root: schema, origin, expanding: BTreeSet::new(), ref_depth: 0, spent }.node(schema, "", 0)?;
     if !converted.contains_key("properties") && !converted.contains_key("anyOf") {
         return Ok(None);
     }
@@ -70,7 +73,8 @@ pub(crate) fn convert(schema: &Value, origin: Origin<'_>, spent: &mut usize) -> 
 
 /// `schema` in Gemini's form, kept even when it has no properties (a structured output).
 pub(crate) fn convert_always(schema: &Value, origin: Origin<'_>, spent: &mut usize) -> Result<String> {
-    let converted = Converter { root: schema, origin, expanding: Vec::new(), spent }.node(schema, "", 0)?;
+    let converted =
+        Converter { root: schema, origin, expanding: BTreeSet::new(), ref_depth: 0, spent }.node(schema, "", 0)?;
     Ok(wire::json(&Value::Object(converted)))
 }
 
@@ -146,8 +150,17 @@ impl Converter<'_> {
             return self.follow(reference, map, at, depth);
         }
         if let Some(Value::Array(parts)) = map.get("allOf") {
-            let merged = self.merge_all_of(map, parts)?;
-            return self.node(&merged, at, depth + 1);
+            let (merged, refs) = self.merge_all_of(map, parts)?;
+            // The refs it merged are being expanded while the merged schema is converted: one
+            // that is reached again inside it stops, as a `$ref` does.
+            self.ref_depth += 1;
+            let added: Vec<String> = refs.into_iter().filter(|r| self.expanding.insert(r.clone())).collect();
+            let converted = self.node(&merged, at, depth + 1);
+            for reference in &added {
+                self.expanding.remove(reference);
+            }
+            self.ref_depth -= 1;
+            return converted;
         }
         let mut out = Map::new();
         let mut strings = 0;
@@ -313,11 +326,11 @@ impl Converter<'_> {
     /// The schema a local `$ref` names, converted, with the ref's other keys (a `description`
     /// beside it) laid over it.
     fn follow(&mut self, reference: &str, map: &Map, at: &str, depth: usize) -> Result<Map> {
-        if self.expanding.iter().any(|r| r == reference) {
+        if self.expanding.contains(reference) {
             // A recursive schema: stop at the second visit rather than expand forever.
             return Ok([("type".to_owned(), string("object"))].into_iter().collect());
         }
-        if self.expanding.len() >= MAX_REF_DEPTH {
+        if self.ref_depth >= MAX_REF_DEPTH {
             return Err(Error::invalid_input(self.origin.path, format!("$refs nest more than {MAX_REF_DEPTH} deep")));
         }
         let root = self.root;
@@ -325,9 +338,11 @@ impl Converter<'_> {
             reference.strip_prefix('#').and_then(|pointer| pointer_target(root, pointer)).ok_or_else(|| {
                 Error::invalid_input(self.origin.path, format!("$ref `{reference}` points at nothing in the schema"))
             })?;
-        self.expanding.push(reference.to_owned());
+        self.expanding.insert(reference.to_owned());
+        self.ref_depth += 1;
         let converted = self.node(target, at, depth + 1);
-        self.expanding.pop();
+        self.ref_depth -= 1;
+        self.expanding.remove(reference);
         let mut converted = converted?;
         let mut siblings = map.clone();
         siblings.remove("$ref");
@@ -342,8 +357,10 @@ impl Converter<'_> {
     /// The schema with its `allOf` parts merged in: `properties` and `required` joined, any
     /// other key from the first that has it (the schema itself first). A part that is a local
     /// `$ref` is merged as what it names, and a part's own `allOf` right after it; each `$ref`
-    /// is merged once, so parts that name the schema again (directly or not) end.
-    fn merge_all_of(&mut self, map: &Map, parts: &[Value]) -> Result<Value> {
+    /// is merged once, so parts that name the schema again (directly or not) end; a `$ref` being
+    /// expanded already merges as `{type: "object"}`, where a `$ref` would stop. With the refs
+    /// it merged.
+    fn merge_all_of(&mut self, map: &Map, parts: &[Value]) -> Result<(Value, Vec<String>)> {
         let root = self.root;
         let mut merged = map.clone();
         merged.remove("allOf");
@@ -358,6 +375,12 @@ impl Converter<'_> {
         while let Some(part) = pending.pop() {
             let named = part.get("$ref").and_then(Value::as_str);
             if named.is_some_and(|reference| !merged_refs.insert(reference)) {
+                continue;
+            }
+            if named.is_some_and(|reference| self.expanding.contains(reference)) {
+                if !merged.contains_key("type") {
+                    merged.insert("type".to_owned(), string("object"));
+                }
                 continue;
             }
             let target = named.and_then(|r| r.strip_prefix('#')).and_then(|pointer| pointer_target(root, pointer));
@@ -387,7 +410,7 @@ impl Converter<'_> {
         if !required.is_empty() {
             merged.insert("required".into(), Value::Array(required));
         }
-        Ok(Value::Object(merged))
+        Ok((Value::Object(merged), merged_refs.into_iter().map(str::to_owned).collect()))
     }
 }
 
