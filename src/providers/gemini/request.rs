@@ -489,6 +489,9 @@ fn write_tools(agent: &Agent, body: &mut Spelled) -> Result<()> {
 fn declarations(tools: &[Tool], defs: &[(usize, FunctionDef)]) -> Result<Array> {
     let mut spent = 0;
     let mut declarations = Array::new();
+    // The place of each MCP entry by its name, for the tool whose definitions are being written:
+    // made once per tool, not searched once per definition.
+    let mut mcp_places: Option<(usize, BTreeMap<&str, usize>)> = None;
     for (i, def) in defs {
         let tool_path = index("agent.tools", *i);
         let what = format!("function `{}`", def.name);
@@ -503,8 +506,17 @@ fn declarations(tools: &[Tool], defs: &[(usize, FunctionDef)]) -> Result<Array> 
             }
             ToolKind::Custom { parameters_schema: Some(_), .. } => (field(&tool_path, "parametersSchema"), true),
             ToolKind::Mcp { tools, .. } => {
-                match tools.iter().position(|tool| tool.get("name").and_then(Value::as_str) == Some(&def.name)) {
-                    Some(k) => (field(&index(&field(&tool_path, "tools"), k), "inputSchema"), true),
+                if mcp_places.as_ref().is_none_or(|(owner, _)| owner != i) {
+                    let mut places = BTreeMap::new();
+                    for (k, tool) in tools.iter().enumerate() {
+                        if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                            places.entry(name).or_insert(k);
+                        }
+                    }
+                    mcp_places = Some((*i, places));
+                }
+                match mcp_places.as_ref().and_then(|(_, places)| places.get(def.name.as_str())) {
+                    Some(&k) => (field(&index(&field(&tool_path, "tools"), k), "inputSchema"), true),
                     None => (tool_path, false),
                 }
             }
