@@ -663,6 +663,19 @@ fn a_property_whose_all_of_names_the_schema_it_is_in_stops_as_a_ref_does() {
 }
 
 #[test]
+fn the_places_a_schema_names_count_against_the_ref_budget() {
+    // Each child of a property with a 1 MiB name has a place 1 MiB long: 100 of them are more
+    // than the 16 MiB the schemas of one request may expand to.
+    let name = "n".repeat(1 << 20);
+    let children: Map<String, Value> = (0..100).map(|i| (format!("c{i}"), json!({"type": "string"}))).collect();
+    let schema = json!({"type": "object", "properties": {name: {"type": "object", "properties": children}}});
+    let mut agent = gemini("m", json!({}));
+    agent["tools"] = json!([{"kind": "custom_kind", "name": "t", "parametersSchema": schema}]);
+    let err = error_of(agent, hi());
+    assert_eq!((err.code, err.path.as_deref()), (ErrorCode::LimitExceeded, Some("agent.tools[0].parametersSchema")));
+}
+
+#[test]
 fn strict_tools_become_required_nullable_parameters() {
     let mut agent = gemini("m", json!({}));
     agent["tools"] = json!([{"kind": "function", "name": "f", "strict": true, "parameters": [

@@ -143,7 +143,7 @@ impl Converter<'_> {
         }
         let Value::Object(map) = schema else {
             // `true` (anything) and other non-objects: no constraint Gemini can say.
-            self.spend(0)?;
+            self.spend(at.len())?;
             return Ok(Map::new());
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
@@ -163,7 +163,8 @@ impl Converter<'_> {
             return converted;
         }
         let mut out = Map::new();
-        let mut strings = 0;
+        // Its place (named in errors) counts too: a long name's children each repeat it.
+        let mut strings = at.len();
         let kind = self.write_type(map, &mut out, at, depth)?;
         for (key, wanted) in COPIED {
             if let Some(value) = map.get(key).filter(|v| wanted(v)) {
@@ -290,13 +291,13 @@ impl Converter<'_> {
         if let Some(alternatives) = alternatives {
             nullable |= alternatives.iter().any(is_null_type);
             let place = |k: usize| index(&within(at, name), k);
-            let rest: Vec<(String, &Value)> =
-                alternatives.iter().enumerate().filter(|(_, a)| !is_null_type(a)).map(|(k, a)| (place(k), a)).collect();
+            let rest: Vec<(usize, &Value)> =
+                alternatives.iter().enumerate().filter(|(_, a)| !is_null_type(a)).collect();
             match rest.as_slice() {
                 [] => {}
                 // One alternative left: the schema is that one (its own keys win over it).
-                [(place, one)] => {
-                    for (key, value) in self.node(one, place, depth + 1)? {
+                [(k, one)] => {
+                    for (key, value) in self.node(one, &place(*k), depth + 1)? {
                         if key == "type" && kind.is_none() {
                             kind = value.as_str().map(str::to_owned);
                         }
@@ -307,8 +308,8 @@ impl Converter<'_> {
                 }
                 several => {
                     let mut any = Vec::with_capacity(several.len());
-                    for (place, alternative) in several {
-                        any.push(Value::Object(self.node(alternative, place, depth + 1)?));
+                    for (k, alternative) in several {
+                        any.push(Value::Object(self.node(alternative, &place(*k), depth + 1)?));
                     }
                     out.insert("anyOf".into(), Value::Array(any));
                 }
