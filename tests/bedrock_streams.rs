@@ -422,11 +422,18 @@ fn a_streamed_image_is_the_other_block_its_body_has() {
     );
     let delta = |delta: Value| frame("contentBlockDelta", json!({"contentBlockIndex": 1, "delta": delta}));
     let start = frame("contentBlockStart", json!({"contentBlockIndex": 1, "start": {"image": {"format": "png"}}}));
-    for with_start in [true, false] {
+    // The image's eight bytes in two deltas, each its own base64 (the first padded).
+    let halves = ["iVBORw0=", "ChoK"];
+    for (with_start, in_halves) in [(true, false), (false, false), (true, true)] {
         let mut streamed = frame("messageStart", json!({"role": "assistant"}));
         streamed.extend(frame("contentBlockDelta", json!({"contentBlockIndex": 0, "delta": {"text": "Here:"}})));
         streamed.extend(frame("contentBlockStop", json!({"contentBlockIndex": 0})));
-        if with_start {
+        if in_halves {
+            streamed.extend(start.clone());
+            for half in halves {
+                streamed.extend(delta(json!({"image": {"source": {"bytes": half}}})));
+            }
+        } else if with_start {
             streamed.extend(start.clone());
             streamed.extend(delta(json!({"image": {"source": image["source"]}})));
         } else {
@@ -436,7 +443,7 @@ fn a_streamed_image_is_the_other_block_its_body_has() {
         streamed.extend(frame("messageStop", json!({"stopReason": "end_turn"})));
         streamed.extend(frame("metadata", json!({"usage": body["usage"]})));
         for size in [1, 7, streamed.len()] {
-            assert_eq!(stream(&streamed, size), from_body, "start {with_start}, pieces of {size}");
+            assert_eq!(stream(&streamed, size), from_body, "start {with_start}, halves {in_halves}, pieces of {size}");
         }
     }
 }

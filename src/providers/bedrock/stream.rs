@@ -167,7 +167,18 @@ impl ServerBlock {
                     let crate::json::Value::Array(items) = items()? else { return None };
                     for item in items {
                         let crate::json::Value::Object(members) = item else { return None };
-                        block.extend(members);
+                        for (key, value) in members {
+                            match (block.get_mut(&key), value) {
+                                (Some(crate::json::Value::Object(source)), crate::json::Value::Object(more))
+                                    if key == "source" =>
+                                {
+                                    join_image_bytes(source, more);
+                                }
+                                (_, value) => {
+                                    block.insert(key, value);
+                                }
+                            }
+                        }
                     }
                     return Some(block);
                 }
@@ -180,6 +191,27 @@ impl ServerBlock {
             Some(block) => RawJson::from_valid(&crate::json::write::WriteJson::to_json_text(&block)),
             None => RawJson::from_valid(&self.start),
         }
+    }
+}
+
+/// An image delta's `source` laid over the one before: its `bytes` are the next of the image's
+/// bytes (each delta's base64 decoded, the bytes joined and encoded again, as padding may end
+/// each); its other members replace theirs.
+fn join_image_bytes(source: &mut crate::json::Map, more: crate::json::Map) {
+    for (key, value) in more {
+        let joined = match (key.as_str(), source.get(&key), &value) {
+            ("bytes", Some(crate::json::Value::String(before)), crate::json::Value::String(next)) => {
+                match (crate::base64::decode(before), crate::base64::decode(next)) {
+                    (Ok(mut bytes), Ok(next)) => {
+                        bytes.extend(next);
+                        crate::json::Value::String(crate::base64::encode(&bytes))
+                    }
+                    _ => crate::json::Value::String(format!("{before}{next}")),
+                }
+            }
+            _ => value,
+        };
+        source.insert(key, joined);
     }
 }
 
