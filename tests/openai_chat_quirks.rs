@@ -109,7 +109,9 @@ fn separate_tool_calls_merge_is_fixed_for_calls_without_id_or_index() {
         finish("tool_calls"),
         json!("[DONE]"),
     ]));
-    assert_eq!(calls(&m), vec![call("", "f", "{\"a\":1}"), call("", "g", "{\"b\":2}"), call("", "f", "{\"c\":3}")]);
+    let expected =
+        [call("call_c1_0", "f", "{\"a\":1}"), call("call_c1_1", "g", "{\"b\":2}"), call("call_c1_2", "f", "{\"c\":3}")];
+    assert_eq!(calls(&m), expected);
 }
 
 /// Regression (separate tool calls merge): two entries of one delta sharing an id are two calls.
@@ -165,7 +167,7 @@ fn separate_tool_calls_merge_is_fixed_in_bodies() {
         e
     };
     let cases = [
-        (json!([entry(None, "{\"a\":1}"), entry(None, "{\"b\":2}")]), ["", ""]),
+        (json!([entry(None, "{\"a\":1}"), entry(None, "{\"b\":2}")]), ["call_c_0", "call_c_1"]),
         (json!([entry(Some("x"), "{\"a\":1}"), entry(Some("x"), "{\"b\":2}")]), ["x", "x"]),
         (json!([entry(Some("x"), "{\"a\":1}"), entry(Some("x"), "{\"a\":1}")]), ["x", "x"]),
     ];

@@ -780,7 +780,8 @@ impl MessageBuilder {
 
     /// Opens a tool call and returns its position in the message's tool calls. A call with an
     /// item `key` is not indexed by its id: its decoder finds it by the key, in an index of its
-    /// own that the key's bytes are counted for here.
+    /// own that the key's bytes are counted for here. A call without an id gets one here, once:
+    /// its start event, its end event and the message all carry that one.
     pub(crate) fn begin_tool_call(
         &mut self,
         choice: u32,
@@ -790,6 +791,13 @@ impl MessageBuilder {
         key: Option<&str>,
     ) -> Result<usize> {
         let at = self.position_or_new(choice)?;
+        let invented;
+        let id = if id.is_empty() {
+            invented = self.choices[at].calls.invented_id(self.id.as_deref());
+            invented.as_str()
+        } else {
+            id
+        };
         self.keep(ENTRY_BYTES + ToolCalls::bytes_of(id, key) + name.len())?;
         self.list_to_end(at);
         self.end_part(at);
@@ -992,7 +1000,8 @@ impl MessageBuilder {
         Ok(())
     }
 
-    /// The call an applied event's `index` names, opened (without id or name) when it is new.
+    /// The call an applied event's `index` names, opened (without a name, its id invented) when
+    /// it is new.
     fn applied_call(&mut self, choice: u32, index: u32) -> Result<usize> {
         match self.find_tool_call(choice, Some(index.into())) {
             Some(at) => Ok(at),

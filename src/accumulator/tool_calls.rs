@@ -4,6 +4,10 @@ use std::collections::BTreeMap;
 
 use crate::model::ToolCall;
 
+/// How many characters of the message id an invented call id keeps: with `call_`, `_` and the
+/// call's number it stays within the 40 characters OpenAI Chat takes for an id.
+const STEM_CHARS: usize = 24;
+
 /// One tool call being assembled.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallState {
@@ -46,6 +50,26 @@ impl ToolCalls {
         self.calls.push(ToolCallState { call, ended: false });
         self.open.push(at);
         at
+    }
+
+    /// The id of call `n` of the choice when the provider sent none (docs/design.md, "Tool
+    /// calls"): `call_<stem>_<n>`, the stem the last [`STEM_CHARS`] letters, digits, `_` and `-`
+    /// of the message id, or `call_<n>` when the message has no id yet. The same bytes give the
+    /// same id, the message id keeps turns apart, and `_<k>` is added when an id of the choice
+    /// already is that.
+    pub(crate) fn invented_id(&self, message_id: Option<&str>) -> String {
+        let n = self.calls.len();
+        let kept: Vec<char> =
+            message_id.unwrap_or("").chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')).collect();
+        let stem: String = kept[kept.len().saturating_sub(STEM_CHARS)..].iter().collect();
+        let id = if stem.is_empty() { format!("call_{n}") } else { format!("call_{stem}_{n}") };
+        let mut unique = id.clone();
+        let mut k = 0;
+        while self.by_id.contains_key(&unique) {
+            k += 1;
+            unique = format!("{id}_{k}");
+        }
+        unique
     }
 
     /// Which existing call an OpenAI-style tool-call entry continues, or `None` for a new call.
@@ -177,6 +201,19 @@ mod tests {
         for (index, id, name, list_start, expected) in cases {
             assert_eq!(calls.resolve(index, id, name, list_start), expected, "{index:?} {id:?} from {list_start}");
         }
+    }
+
+    /// An invented id keeps the message id's last 24 letters, digits, `_` and `-`, numbers the
+    /// call by its position, and never repeats an id the choice has.
+    #[test]
+    fn an_invented_id_is_made_of_the_message_id_and_the_calls_position() {
+        let two = calls(&[("call_a.b:c_1", None), ("", None)]);
+        assert_eq!(two.invented_id(None), "call_2");
+        assert_eq!(two.invented_id(Some("")), "call_2");
+        assert_eq!(two.invented_id(Some("chatcmpl-12345678901234567890ABCD")), "call_12345678901234567890ABCD_2");
+        assert_eq!(two.invented_id(Some("a.b:c/d")), "call_abcd_2");
+        let taken = calls(&[("call_m_2", None), ("call_m_2_1", None)]);
+        assert_eq!(taken.invented_id(Some("m")), "call_m_2_2");
     }
 
     /// A call with an item key is found by it, by its decoder: its id is not indexed, so an

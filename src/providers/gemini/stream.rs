@@ -310,7 +310,7 @@ struct OpenCall {
 #[derive(Debug, Default)]
 struct ChoiceState {
     index: u32,
-    /// How many calls the candidate made: the next invented id's number.
+    /// How many calls the candidate made.
     calls: usize,
     open: Option<OpenCall>,
     /// The last of each kind of candidate metadata, added as blocks when the candidate ends.
@@ -323,8 +323,6 @@ pub(crate) struct GeminiStream {
     /// The position in `choices` of each candidate index (keyed as `u64`: the one integer-keyed map
     /// type the stream code uses).
     positions: BTreeMap<u64, usize>,
-    /// The first `responseId`, the stem of invented call ids.
-    response_id: Option<String>,
     /// The last `usageMetadata` text read, so a restated one is not read again.
     usage: String,
     template: TextTemplate,
@@ -372,9 +370,6 @@ impl GeminiStream {
             return b.error(error.info());
         }
         b.start(chunk.response_id.as_deref(), chunk.model_version.as_deref(), None)?;
-        if self.response_id.is_none() {
-            self.response_id = chunk.response_id.as_deref().filter(|id| !id.is_empty()).map(str::to_owned);
-        }
         let blocked = chunk.candidates.is_empty();
         for (position, candidate) in chunk.candidates.into_iter().enumerate() {
             let index = candidate.index.unwrap_or(position as u64);
@@ -495,11 +490,8 @@ impl GeminiStream {
         }
         // A new call ends one still open.
         self.close_call(at, b)?;
-        let id = match call.id.as_deref().filter(|id| !id.is_empty()) {
-            Some(id) => Cow::Borrowed(id),
-            None => Cow::Owned(invented_id(self.response_id.as_deref(), self.choices[at].calls)),
-        };
-        let call_at = b.begin_tool_call(choice, &id, name, None, None)?;
+        // A call without an id gets the builder's invented one (docs/design.md, "Gemini").
+        let call_at = b.begin_tool_call(choice, call.id.as_deref().unwrap_or(""), name, None, None)?;
         b.tool_call_signature(choice, signature)?;
         self.choices[at].calls += 1;
         if call.will_continue || !call.partial_args.is_empty() {
@@ -600,16 +592,6 @@ const THOUGHT: &str = "thought";
 fn raw_part(raw: &[u8]) -> RawJson {
     // The reader validated these bytes as one JSON value, so they are UTF-8.
     RawJson::from_valid(std::str::from_utf8(raw).unwrap_or("null"))
-}
-
-/// The id of a call Gemini sent without one: `call_<responseId>_<n>`, or `call_<n>` when the
-/// response has no id, `n` counting the candidate's calls from 0. The same bytes give the same
-/// ids, and the response id keeps them apart from one turn to the next.
-fn invented_id(response_id: Option<&str>, n: usize) -> String {
-    match response_id {
-        Some(id) => format!("call_{id}_{n}"),
-        None => format!("call_{n}"),
-    }
 }
 
 /// A prompt refused before any candidate (`promptFeedback.blockReason`): a determinate error
