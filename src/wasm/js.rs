@@ -45,9 +45,10 @@ extern "C" {
     #[wasm_bindgen(js_name = Object)]
     type Object;
 
-    /// `new Object()`: empty.
-    #[wasm_bindgen(constructor, js_class = "Object")]
-    fn new() -> Object;
+    /// `Object.create(prototype)`: empty; with `null`, a key `__proto__` set on it is its own
+    /// member, not its prototype.
+    #[wasm_bindgen(js_namespace = Object, js_name = create)]
+    fn create(prototype: &JsValue) -> Object;
 
     /// A `Uint8Array` (of this realm: `instanceof`).
     #[wasm_bindgen(js_name = Uint8Array)]
@@ -119,7 +120,7 @@ pub(crate) fn stringify_text(value: &JsValue) -> Option<String> {
 /// SDK gives blobs (`redactedContent`, a chunk's `bytes`) as `Uint8Array`s, which
 /// `JSON.stringify` writes as `{"0":69,...}` (docs/design.md, "Bedrock"). Only text that has
 /// such an object (an object whose first key is `0`, outside any string) is written again, from
-/// a copy; an empty `Uint8Array` stays `{}`.
+/// a copy; an empty `Uint8Array` stays `{}`, whatever is beside it.
 pub(crate) fn stringify_wire(value: &JsValue) -> Option<String> {
     let text = stringify_text(value)?;
     if !text.contains(r#"{"0":"#) {
@@ -140,6 +141,10 @@ fn with_base64_bytes(value: &JsValue, length_key: &JsValue, depth: usize) -> JsV
     }
     if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
         let mut read = vec![0; bytes.length(length_key).unwrap_or(0)];
+        if read.is_empty() {
+            // `{}` as when nothing else needs the copy: an empty blob reads as absent either way.
+            return value.clone();
+        }
         return match bytes.copy_to(&mut read) {
             Some(()) => JsValue::from_str(&crate::base64::encode(&read)),
             None => value.clone(),
@@ -159,7 +164,7 @@ fn with_base64_bytes(value: &JsValue, length_key: &JsValue, depth: usize) -> JsV
             return Ok(value.clone());
         }
         let keys = Object::keys(value);
-        let copy = Object::new();
+        let copy = Object::create(&JsValue::NULL);
         for i in 0..get(&keys, length_key)?.as_f64().unwrap_or(0.0) as u32 {
             let key = get(&keys, &i.into())?;
             set(&copy, &key, &item(&key)?)?;

@@ -164,3 +164,22 @@ test("toMessage reads a ConverseCommand output whose blobs are Uint8Arrays", () 
   // A Uint8Array the caller passes elsewhere in the object is untouched.
   assert.ok(output.output.message.content[0].reasoningContent.redactedContent instanceof Uint8Array);
 });
+
+test("an object copied for its blobs keeps a __proto__ member, and an empty blob reads the same beside others", () => {
+  const claude = { model: { id: "anthropic.claude", provider: "bedrock" } };
+  const body = (content) => ({
+    output: { message: { role: "assistant", content } }, stopReason: "tool_use", usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+  });
+  const call = { toolUse: { toolUseId: "t1", name: "f", input: JSON.parse('{"__proto__":{"a":1},"b":2}') } };
+  const blob = { reasoningContent: { redactedContent: new TextEncoder().encode("EtkE") } };
+  const plain = toMessage(body([call]), claude);
+  const copied = toMessage(body([blob, call]), claude);
+  assert.equal(plain.toolCalls[0].arguments, '{"__proto__":{"a":1},"b":2}');
+  assert.equal(copied.toolCalls[0].arguments, plain.toolCalls[0].arguments);
+  // An empty blob is an absent member, alone or beside a blob that makes the object be copied.
+  const empty = { reasoningContent: { redactedContent: new Uint8Array(0) } };
+  const alone = toMessage(body([empty, { text: "x" }]), claude);
+  const beside = toMessage(body([empty, blob, { text: "x" }]), claude);
+  const withBlob = toMessage(body([blob, { text: "x" }]), claude);
+  assert.deepEqual(beside.content, [...alone.content.slice(0, -1), ...withBlob.content]);
+});
