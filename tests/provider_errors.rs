@@ -224,3 +224,30 @@ fn an_aws_error_body_without_an_agent_is_a_bedrock_provider_error() {
         assert_eq!(err.code, ErrorCode::EmptyResponse, "{body}: read as Chat");
     }
 }
+
+/// A stream whose bytes stop before its end, with no error, is not an answer: `result()` throws
+/// `transport_error` in every format, while the final message keeps what came.
+#[test]
+fn a_stream_cut_before_its_end_throws_transport_error_from_result() {
+    let cut: [(Format, &str); 4] = [
+        (Format::OpenAiChat, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{\\\"city\\\": \\\"Os\"}}]}\n\n"),
+        (Format::Anthropic, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[]}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Os\"}}\n\n"),
+        (Format::OpenAiResponses, "data: {\"type\":\"response.output_text.delta\",\"item_id\":\"i\",\"output_index\":0,\"content_index\":0,\"delta\":\"Os\"}\n\n"),
+        (Format::Gemini, "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Os\"}],\"role\":\"model\"},\"index\":0}]}\n\n"),
+    ];
+    for (format, body) in cut {
+        let options = AccumulatorOptions { format, ..AccumulatorOptions::default() };
+        let mut acc = Accumulator::new(options);
+        acc.push(body.as_bytes()).unwrap();
+        let message = acc.finish();
+        assert!(!message.complete && message.error.is_none(), "{format:?}");
+        assert!(message.text.ends_with("Os"), "{format:?}: the text is kept");
+        assert_eq!(message.result(false).unwrap_err().code, ErrorCode::TransportError, "{format:?}");
+    }
+    // The same stream with its end is an answer.
+    let mut whole = Accumulator::new(AccumulatorOptions::default());
+    whole
+        .push(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Oslo\"},\"finish_reason\":\"stop\"}]}\n\n")
+        .unwrap();
+    assert!(whole.finish().result(false).is_ok());
+}

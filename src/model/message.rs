@@ -115,10 +115,17 @@ impl FinalMessage {
     /// The §8.6 view of the message: its tool calls when it has any (they win over text), else
     /// its text, JSON-parsed when `has_outputs` (falling back to the raw string, §7.7).
     /// A refusal fails with `model_refused`; any other stream error fails with its own code
-    /// (`provider_error` for a provider's), so a caller never mistakes partial text for an answer.
+    /// (`provider_error` for a provider's), and a stream whose bytes stopped before its end with
+    /// `transport_error`, so a caller never mistakes partial text for an answer.
     pub fn result(&self, has_outputs: bool) -> crate::Result<super::ProcessResult> {
         if let Some(error) = &self.error {
             return Err(error.to_error());
+        }
+        if !self.complete {
+            return Err(Error::new(
+                ErrorCode::TransportError,
+                "the stream stopped before its end (no finish reason or end event came): what it gave is partial",
+            ));
         }
         if !self.tool_calls.is_empty() {
             return Ok(super::ProcessResult::ToolCalls(self.tool_calls.clone()));
