@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use crate::error::{Error, Result};
+use crate::json::Map;
 use crate::model::continuity::{
     blocks_calls, blocks_text, write_openai_tool_call, ReasoningState, FORMAT_PRIVATE_KEYS, TOOL_CALLS,
 };
@@ -11,7 +12,7 @@ use crate::options::write_openai_chat;
 use crate::providers::anthropic::request::media_and_data;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
-use crate::schema::to_strict_schema;
+use crate::schema::{check_strict_items, to_strict_schema};
 use crate::tools::write_tools;
 
 /// Whether a Chat message leaves out the metadata key: the other formats' replay data, and the
@@ -65,7 +66,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     }
     body.set("messages", wire.finish());
     write_tools(body, agent, Api::OpenAiChat)?;
-    if let Some(format) = write_response_format(&agent.outputs, false) {
+    if let Some(format) = write_response_format(&agent.outputs, false)? {
         body.set("response_format", format);
     }
     write_openai_chat(&agent.model.options, body);
@@ -270,17 +271,19 @@ pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
 
 /// The structured output format (`None` without outputs): Chat's `response_format`
 /// (`{type: "json_schema", json_schema: {name, strict, schema}}`), or, `flat`, the Responses
-/// `text.format` (`{type: "json_schema", name, strict, schema}`).
-pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<String> {
+/// `text.format` (`{type: "json_schema", name, strict, schema}`). An array without `items` is
+/// `invalid_input` at them, as strict mode refuses it.
+pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Result<Option<String>> {
     if outputs.is_empty() {
-        return None;
+        return Ok(None);
     }
+    check_strict_items(outputs, "agent.outputs", &Map::new())?;
     let schema = json_text(&to_strict_schema(outputs));
     let format = Object::new().str("name", "structured_output").json("schema", &schema).json("strict", "true");
     if flat {
-        return Some(format.str("type", "json_schema").finish());
+        return Ok(Some(format.str("type", "json_schema").finish()));
     }
-    Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
+    Ok(Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish()))
 }
 
 #[cfg(test)]
