@@ -8,10 +8,13 @@
 
 use std::collections::HashSet;
 
+use crate::error::{Error, Result};
 use crate::json::value;
 use crate::json::{Map, Value};
+use crate::model::agent::{Tool, ToolKind};
 use crate::model::Property;
-use crate::request::wire::{json as json_text, Array, Fields};
+use crate::request::wire::{field, index, json as json_text, Array, Fields};
+use crate::tools::FunctionDef;
 
 /// The JSON Schema type of a Property kind (§7.1.4 table).
 pub fn json_type(kind: &str) -> &'static str {
@@ -289,6 +292,109 @@ pub(crate) fn write_schema(schema: &Value, strict: bool, nullable: bool, bound: 
         }
     }
     out.finish()
+}
+
+/// What a strict schema's array without `items` is told: OpenAI's strict mode refuses it
+/// ("array schema missing items"), so it is not sent (docs/design.md, "Schemas").
+const NO_ITEMS: &str = "a strict schema needs the item schema of every array, and OpenAI refuses one without";
+
+/// `invalid_input` at the `items` of the first array of the strict property list `properties`
+/// (at `path`, their list) that has none, at any depth; properties named in `skip` (bound
+/// parameters, which are not sent) are passed over.
+pub(crate) fn check_strict_items(properties: &[Property], path: &str, skip: &Map) -> Result<()> {
+    match itemless_property(properties, path, skip) {
+        Some(at) => Err(Error::invalid_input(at, format!("{NO_ITEMS}: give this array's `items` with a kind"))),
+        None => Ok(()),
+    }
+}
+
+/// The `items` path of the first array in `properties` without them.
+fn itemless_property(properties: &[Property], path: &str, skip: &Map) -> Option<String> {
+    let mut sent = properties.iter().enumerate().filter(|(_, prop)| !skip.contains_key(&prop.name));
+    sent.find_map(|(j, prop)| {
+        let mut at = index(path, j);
+        let mut prop = prop;
+        // Down a chain of arrays of arrays to one without items, or to the innermost items.
+        while prop.kind == "array" {
+            at = field(&at, "items");
+            match prop.items.as_deref() {
+                Some(items) => prop = items,
+                None => return Some(at),
+            }
+        }
+        match &prop.properties {
+            Some(nested) if prop.kind == "object" => itemless_property(nested, &field(&at, "properties"), &Map::new()),
+            _ => None,
+        }
+    })
+}
+
+/// `invalid_input` for an array without `items` in the parameters of the strict tool `tool`
+/// (at `path`), whose projection is `def`: at the property's `items` for a property list, a
+/// custom tool's `parametersSchema` or an MCP tool's `inputSchema`; at the tool, naming the
+/// place in the message, for an OpenAPI or registered schema. Bound parameters are not sent, so
+/// not checked.
+pub(crate) fn check_strict_tool(tool: &Tool, def: &FunctionDef, path: &str) -> Result<()> {
+    let schema_path = match &tool.kind {
+        ToolKind::Function { parameters } => {
+            return check_strict_items(parameters, &field(path, "parameters"), &tool.bindings)
+        }
+        ToolKind::Prompty { child_inputs, .. } => {
+            return check_strict_items(child_inputs, &field(path, "child.inputs"), &tool.bindings)
+        }
+        ToolKind::Custom { parameters_schema: Some(_), .. } => Some(field(path, "parametersSchema")),
+        ToolKind::Mcp { tools, .. } => tools
+            .iter()
+            .position(|listed| listed.get("name").and_then(Value::as_str) == Some(&def.name))
+            .map(|k| field(&index(&field(path, "tools"), k), "inputSchema")),
+        _ => None,
+    };
+    let Some(at) = itemless_schema(&def.parameters, "", &tool.bindings) else { return Ok(()) };
+    Err(match schema_path {
+        Some(schema_path) => {
+            Error::invalid_input(field(&schema_path, &at), format!("{NO_ITEMS}: give this array its `items`"))
+        }
+        None => Error::invalid_input(
+            path,
+            format!("function `{}`: the array at `{at}` has no `items`; {NO_ITEMS}", def.name),
+        ),
+    })
+}
+
+/// The place (`properties.tags.items`) of the `items` missing from the first array of a JSON
+/// Schema, at `at` in it, through what strict mode goes through: `properties` (those named in
+/// `skip` passed over), `items`, `anyOf`, `oneOf`, `allOf`, `$defs` and `definitions`.
+fn itemless_schema(schema: &Value, at: &str, skip: &Map) -> Option<String> {
+    let Value::Object(map) = schema else { return None };
+    let within = |key: &str| if at.is_empty() { key.to_owned() } else { field(at, key) };
+    let is_array = match map.get("type") {
+        Some(Value::String(kind)) => kind == "array",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "array"),
+        _ => false,
+    };
+    if is_array && !map.contains_key("items") {
+        return Some(within("items"));
+    }
+    // The subschemas strict mode goes into, each with its place.
+    let mut subschemas: Vec<(String, &Value)> = Vec::new();
+    if let Some(Value::Object(props)) = map.get("properties") {
+        let sent = props.iter().filter(|(name, _)| !skip.contains_key(name.as_str()));
+        subschemas.extend(sent.map(|(name, sub)| (field(&within("properties"), name), sub)));
+    }
+    if let Some(items) = map.get("items") {
+        subschemas.push((within("items"), items));
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(options)) = map.get(key) {
+            subschemas.extend(options.iter().enumerate().map(|(k, option)| (index(&within(key), k), option)));
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = map.get(key) {
+            subschemas.extend(defs.iter().map(|(name, def)| (field(&within(key), name), def)));
+        }
+    }
+    subschemas.into_iter().find_map(|(at, sub)| itemless_schema(sub, &at, &Map::new()))
 }
 
 /// `values` and then `last` (JSON text), as a JSON array.

@@ -135,6 +135,23 @@ fn default_base_url(provider: &str) -> Option<&'static str> {
     }
 }
 
+/// The `baseUrl` without its query and without a trailing `/`: the root the paths go after.
+fn base_address(options: &RequestOptions) -> Option<&str> {
+    let base = options.base_url.as_deref()?;
+    Some(base.split_once('?').map_or(base, |(address, _)| address).trim_end_matches('/'))
+}
+
+/// `url` with the query of `baseUrl` (Azure's `api-version=...`) put back at its end: after a
+/// `?`, or after a `&` when the URL has a query of its own (Gemini's `alt=sse`).
+fn with_base_query(url: String, options: &RequestOptions) -> String {
+    let query = options.base_url.as_deref().and_then(|base| base.split_once('?')).map(|(_, query)| query);
+    match query.filter(|query| !query.is_empty()) {
+        Some(query) if url.contains('?') => format!("{url}&{query}"),
+        Some(query) => format!("{url}?{query}"),
+        None => url,
+    }
+}
+
 fn endpoint(api: Api) -> &'static str {
     match api {
         Api::OpenAiChat => "/chat/completions",
@@ -152,8 +169,8 @@ fn endpoint(api: Api) -> &'static str {
 /// `/model/{modelId}/converse` or `/converse-stream`, the model id percent-encoded (inference
 /// profile ids have `:`, ARNs `:` and `/`).
 fn bedrock_url(agent: &Agent, options: &RequestOptions) -> Result<String> {
-    let base = match (&options.base_url, &options.region) {
-        (Some(base), _) => base.trim_end_matches('/').to_owned(),
+    let base = match (base_address(options), &options.region) {
+        (Some(base), _) => base.to_owned(),
         (None, Some(region)) => {
             url_safe(region, "region", &[])?;
             format!("https://bedrock-runtime.{region}.amazonaws.com")
@@ -217,7 +234,7 @@ fn gemini_url(
         _ => "generateContent",
     };
     let id = &agent.model.id;
-    let given = options.base_url.as_deref().map(|base| base.trim_end_matches('/'));
+    let given = base_address(options);
     let resource = match service {
         Service::Gemini => format!("{}/{}", given.unwrap_or(GEMINI_BASE_URL), gemini::request::resource(id)),
         Service::Vertex => {
@@ -271,7 +288,7 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
         Some(service) => gemini_url(agent, messages, api, service, options)?,
         None if api == Api::Bedrock => bedrock_url(agent, options)?,
         None => {
-            let base = match options.base_url.as_deref() {
+            let base = match base_address(options) {
                 Some(base) => base,
                 None => default_base_url(provider).ok_or_else(|| {
                     Error::invalid_input(
@@ -280,9 +297,10 @@ pub fn build_request(agent: &Agent, messages: &[Message], options: &RequestOptio
                     )
                 })?,
             };
-            format!("{}{}", base.trim_end_matches('/'), endpoint(api))
+            format!("{base}{}", endpoint(api))
         }
     };
+    let url = with_base_query(url, options);
 
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut header = |name: &str, value: &str| headers.push((name.to_owned(), value.to_owned()));

@@ -19,7 +19,7 @@ use crate::json::{Map, Value};
 use crate::model::agent::{Agent, Tool, ToolKind};
 use crate::request::wire::{field, index, Array, Fields, Object};
 use crate::request::Api;
-use crate::schema::{make_strict, object_schema, object_value, write_schema};
+use crate::schema::{check_strict_tool, make_strict, object_schema, object_value, write_schema};
 use budget::Budget;
 
 /// One function the model may call, whatever tool it came from.
@@ -78,6 +78,9 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
         projected.clear();
         let make_strict_now = project_tool(tool, &index("agent.tools", i), &mut projected, &mut ref_budget)?;
         for def in &projected {
+            if tool.strict && matches!(api, Api::OpenAiChat | Api::OpenAiResponses) {
+                check_strict_tool(tool, def, &index("agent.tools", i))?;
+            }
             // `{name, description?, <schema key>: parameters, strict?}`; Anthropic has no `strict`.
             let mut function = Fields::new();
             function.str("name", &def.name);

@@ -30,14 +30,14 @@ fn a_lone_image_part_uses_the_array_form() {
 
 #[test]
 fn an_image_detail_is_sent_when_given() {
-    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "u", "detail": "high"}])));
-    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "u", "detail": "high"}));
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "https://x/y.png", "detail": "high"}])));
+    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "https://x/y.png", "detail": "high"}));
 }
 
 #[test]
 fn an_empty_image_detail_is_never_sent() {
-    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "u", "detail": ""}])));
-    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "u"}));
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "https://x/y.png", "detail": ""}])));
+    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "https://x/y.png"}));
 }
 
 #[test]
@@ -74,15 +74,74 @@ fn audio_without_a_media_type_is_invalid_input_at_its_media_type() {
 }
 
 #[test]
-fn a_file_part_is_sent_with_its_url() {
-    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "https://x/a.pdf"}])));
-    assert_eq!(b["messages"][0]["content"], json!([{"type": "file", "file": {"url": "https://x/a.pdf"}}]));
+fn an_image_url_of_any_scheme_is_sent_as_given() {
+    for url in ["https://x/y.png", "data:image/png;base64,iVBORw0KGgo", "file:///srv/a.png"] {
+        let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": url}])));
+        assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": url}), "{url}");
+    }
 }
 
 #[test]
-fn a_file_given_as_a_data_url_goes_in_file_data() {
+fn a_bare_base64_image_is_sent_as_a_data_url_of_its_media_type() {
+    let image = json!([{"kind": "image", "value": "QUJD", "mediaType": "image/webp", "detail": "low"}]);
+    let b = body(&chat(json!({})), user(image));
+    assert_eq!(
+        b["messages"][0]["content"][0]["image_url"],
+        json!({"url": "data:image/webp;base64,QUJD", "detail": "low"})
+    );
+    // Without a mediaType, the type is recognised from the data's first bytes.
+    let b = body(&chat(json!({})), user(json!([{"kind": "image", "value": "/9j/4AAQ"}])));
+    assert_eq!(b["messages"][0]["content"][0]["image_url"], json!({"url": "data:image/jpeg;base64,/9j/4AAQ"}));
+}
+
+#[test]
+fn a_bare_base64_image_of_no_known_type_is_invalid_input_at_its_media_type() {
+    let e = error(&chat(json!({})), user(json!([{"kind": "text", "value": "a"}, {"kind": "image", "value": "QUJD"}])));
+    assert_invalid_at(&e, "messages[0].content[1].mediaType");
+}
+
+#[test]
+fn a_file_given_as_a_data_url_goes_in_file_data_with_a_filename() {
     let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "data:application/pdf;base64,JVBE"}])));
-    assert_eq!(b["messages"][0]["content"][0]["file"], json!({"file_data": "data:application/pdf;base64,JVBE"}));
+    assert_eq!(
+        b["messages"][0]["content"],
+        json!([{"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBE", "filename": "file.pdf"}}])
+    );
+}
+
+#[test]
+fn a_bare_base64_file_goes_in_file_data_as_a_data_url() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "aGk=", "mediaType": "text/plain"}])));
+    assert_eq!(
+        b["messages"][0]["content"][0]["file"],
+        json!({"file_data": "data:text/plain;base64,aGk=", "filename": "file.txt"})
+    );
+    // A PDF is recognised from its first bytes.
+    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "JVBERi0xLjQ="}])));
+    assert_eq!(
+        b["messages"][0]["content"][0]["file"],
+        json!({"file_data": "data:application/pdf;base64,JVBERi0xLjQ=", "filename": "file.pdf"})
+    );
+    let e = error(&chat(json!({})), user(json!([{"kind": "file", "value": "aGk="}])));
+    assert_invalid_at(&e, "messages[0].content[0].mediaType");
+}
+
+#[test]
+fn a_file_given_by_its_openai_id_is_sent_as_file_id() {
+    let b = body(&chat(json!({})), user(json!([{"kind": "file", "value": "file-6F2ksmvXxt4VdoqmHRw6kL"}])));
+    assert_eq!(
+        b["messages"][0]["content"],
+        json!([{"type": "file", "file": {"file_id": "file-6F2ksmvXxt4VdoqmHRw6kL"}}])
+    );
+}
+
+#[test]
+fn a_file_url_is_invalid_input_at_its_value_as_chat_has_no_file_url() {
+    for url in ["https://x/a.pdf", "http://x/a.pdf", "gs://b/a.pdf"] {
+        let e = error(&chat(json!({})), user(json!([{"kind": "file", "value": url}])));
+        assert_invalid_at(&e, "messages[0].content[0].value");
+        assert!(e.message.contains("file URL"), "{e}");
+    }
 }
 
 #[test]

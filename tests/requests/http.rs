@@ -43,6 +43,47 @@ fn a_base_url_replaces_the_default_and_a_trailing_slash_is_ignored() {
 }
 
 #[test]
+fn the_query_of_a_base_url_stays_after_the_path() {
+    let azure = "https://r.openai.azure.com/openai/deployments/dep";
+    let table = [
+        (
+            json!({"model": {"id": "dep", "provider": "azure"}}),
+            format!("{azure}?api-version=2024-10-21"),
+            false,
+            format!("{azure}/chat/completions?api-version=2024-10-21"),
+        ),
+        (
+            json!({"model": {"id": "dep", "provider": "azure", "apiType": "embedding"}}),
+            format!("{azure}/?api-version=2024-10-21&x=1"),
+            false,
+            format!("{azure}/embeddings?api-version=2024-10-21&x=1"),
+        ),
+        (
+            json!({"model": {"id": "m", "provider": "vllm"}}),
+            "http://gpu/v1?".to_owned(),
+            false,
+            "http://gpu/v1/chat/completions".to_owned(),
+        ),
+        // Gemini's streaming method has a query of its own: the base's joins it.
+        (
+            json!({"model": {"id": "gemini-2.5-flash", "provider": "gemini"}}),
+            "https://proxy/v1beta?key=K".to_owned(),
+            true,
+            "https://proxy/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key=K".to_owned(),
+        ),
+        (
+            json!({"model": {"id": "amazon.nova-lite-v1:0", "provider": "bedrock"}}),
+            "https://proxy/br/?t=1".to_owned(),
+            false,
+            "https://proxy/br/model/amazon.nova-lite-v1%3A0/converse?t=1".to_owned(),
+        ),
+    ];
+    for (agent, base_url, stream, url) in table {
+        assert_eq!(request(agent, json!({"baseUrl": base_url, "stream": stream})).url, url, "{base_url}");
+    }
+}
+
+#[test]
 fn a_provider_without_a_known_address_needs_a_base_url() {
     let agent = Agent::from_json(&json!({"model": {"id": "m", "provider": "azure"}}).into()).unwrap();
     let e = build_request(&agent, &[], &RequestOptions::default()).unwrap_err();

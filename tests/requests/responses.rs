@@ -106,7 +106,25 @@ fn a_single_text_part_is_a_plain_string_and_a_data_url_file_goes_in_file_data() 
     let b = body(&responses(json!({})), user(json!([{"kind": "file", "value": "data:application/pdf;base64,JVBE"}])));
     assert_eq!(
         b["input"][0]["content"],
-        json!([{"type": "input_file", "file_data": "data:application/pdf;base64,JVBE"}])
+        json!([{"type": "input_file", "file_data": "data:application/pdf;base64,JVBE", "filename": "file.pdf"}])
+    );
+}
+
+#[test]
+fn bare_base64_media_goes_as_data_urls_and_a_file_id_as_file_id() {
+    let parts = json!([
+        {"kind": "image", "value": "iVBORw0KGgo"},
+        {"kind": "file", "value": "JVBERi0", "mediaType": "application/pdf"},
+        {"kind": "file", "value": "file-abc"},
+    ]);
+    let b = body(&responses(json!({})), user(parts));
+    assert_eq!(
+        b["input"][0]["content"],
+        json!([
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo"},
+            {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0", "filename": "file.pdf"},
+            {"type": "input_file", "file_id": "file-abc"},
+        ])
     );
 }
 

@@ -411,3 +411,62 @@ fn an_openapi_document_without_paths_is_invalid_input_at_paths() {
     );
     assert_invalid_at(&e, "agent.tools[0].specification.paths");
 }
+
+/// The agent of `api` with `extra`, for the OpenAI APIs whose strict mode needs array items.
+fn openai(api: &str, extra: Value) -> Value {
+    super::agent("openai", api, extra)
+}
+
+#[test]
+fn a_strict_array_without_items_is_invalid_input_at_its_items() {
+    let nested = json!([{"name": "a", "kind": "string"}, {"name": "o", "kind": "object", "properties": [
+        {"name": "grid", "kind": "array", "items": {"kind": "array"}}]}]);
+    for api in ["chat", "responses"] {
+        let e = error(&openai(api, json!({"outputs": [{"name": "tags", "kind": "array"}]})), user(json!("hi")));
+        assert_invalid_at(&e, "agent.outputs[0].items");
+        assert!(e.message.contains("OpenAI refuses"), "{e}");
+        let e = error(&openai(api, json!({"outputs": nested})), user(json!("hi")));
+        assert_invalid_at(&e, "agent.outputs[1].properties[0].items.items");
+        let tool = json!({"kind": "function", "name": "f", "strict": true, "parameters": nested});
+        let e = error(&openai(api, json!({"tools": [tool]})), user(json!("hi")));
+        assert_invalid_at(&e, "agent.tools[0].parameters[1].properties[0].items.items");
+        let tool = json!({"kind": "prompty", "name": "p", "path": "p.prompty", "strict": true,
+            "child": {"inputs": [{"name": "list", "kind": "array"}]}});
+        let e = error(&openai(api, json!({"tools": [tool]})), user(json!("hi")));
+        assert_invalid_at(&e, "agent.tools[0].child.inputs[0].items");
+    }
+}
+
+#[test]
+fn a_strict_json_schema_array_without_items_is_invalid_input_where_the_schema_says_it() {
+    let schema = json!({"type": "object", "properties": {"q": {"type": "string"},
+        "tags": {"anyOf": [{"type": "string"}, {"type": ["array", "null"]}]}}});
+    let custom = json!({"kind": "search", "name": "s", "strict": true, "parametersSchema": schema});
+    let e = error(&chat(json!({"tools": [custom]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0].parametersSchema.properties.tags.anyOf[1].items");
+    let mcp = json!({"kind": "mcp", "name": "m", "strict": true, "tools": [{"name": "ok"}, {"name": "t", "inputSchema":
+        {"type": "object", "$defs": {"L": {"type": "array"}}}}]});
+    let e = error(&chat(json!({"tools": [mcp]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0].tools[1].inputSchema.$defs.L.items");
+    let spec = json!({"paths": {"/x": {"post": {"operationId": "post_x", "requestBody": {"content":
+        {"application/json": {"schema": {"type": "object", "properties": {"ids": {"type": "array"}}}}}}}}}});
+    let openapi = json!({"kind": "openapi", "name": "api", "strict": true, "specification": spec});
+    let e = error(&chat(json!({"tools": [openapi]})), user(json!("hi")));
+    assert_invalid_at(&e, "agent.tools[0]");
+    assert!(e.message.contains("function `post_x`: the array at `properties.ids.items`"), "{e}");
+}
+
+#[test]
+fn an_array_without_items_is_sent_when_not_strict_not_bound_or_not_to_openai() {
+    let params = json!([{"name": "tags", "kind": "array"}, {"name": "q", "kind": "string"}]);
+    let loose = json!({"kind": "function", "name": "f", "parameters": params});
+    let b = body(&chat(json!({"tools": [loose]})), user(json!("hi")));
+    assert_eq!(b["tools"][0]["function"]["parameters"]["properties"]["tags"], json!({"type": "array"}));
+    let bound = json!({"kind": "function", "name": "f", "strict": true, "parameters": params,
+        "bindings": {"tags": {"input": "t"}}});
+    let b = body(&chat(json!({"tools": [bound]})), user(json!("hi")));
+    assert!(b["tools"][0]["function"]["parameters"]["properties"].get("tags").is_none(), "{b}");
+    let strict = json!({"kind": "function", "name": "f", "strict": true, "parameters": params});
+    let b = body(&super::agent("anthropic", "chat", json!({"tools": [strict]})), user(json!("hi")));
+    assert_eq!(b["tools"][0]["input_schema"]["properties"]["tags"], json!({"type": ["array", "null"]}));
+}

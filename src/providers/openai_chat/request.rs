@@ -1,14 +1,18 @@
 //! OpenAI Chat Completions request bodies (§7.1), the format of every OpenAI-compatible server.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
+use crate::json::Map;
 use crate::model::continuity::{
     blocks_calls, blocks_text, write_openai_tool_call, ReasoningState, FORMAT_PRIVATE_KEYS, TOOL_CALLS,
 };
 use crate::model::{Agent, Block, ContentPart, Message, MessageContent, Property};
 use crate::options::write_openai_chat;
+use crate::providers::anthropic::request::media_and_data;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
-use crate::schema::to_strict_schema;
+use crate::schema::{check_strict_items, to_strict_schema};
 use crate::tools::write_tools;
 
 /// Whether a Chat message leaves out the metadata key: the other formats' replay data, and the
@@ -62,7 +66,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     }
     body.set("messages", wire.finish());
     write_tools(body, agent, Api::OpenAiChat)?;
-    if let Some(format) = write_response_format(&agent.outputs, false) {
+    if let Some(format) = write_response_format(&agent.outputs, false)? {
         body.set("response_format", format);
     }
     write_openai_chat(&agent.model.options, body);
@@ -174,7 +178,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -
             (text_type.unwrap_or("text"), false)
         }
         "image" => {
-            item.str(if chat { "url" } else { "image_url" }, &part.value);
+            item.str(if chat { "url" } else { "image_url" }, &image_url(part, path)?);
             if let Some(detail) = part.detail.as_deref().filter(|d| !d.is_empty()) {
                 item.str("detail", detail);
             }
@@ -185,12 +189,7 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -
             ("input_audio", false)
         }
         "file" => {
-            let key = match (part.value.starts_with("data:"), chat) {
-                (true, _) => "file_data",
-                (false, true) => "url",
-                (false, false) => "file_url",
-            };
-            item.str(key, &part.value);
+            write_file(part, path, chat, &mut item)?;
             (if chat { "file" } else { "input_file" }, chat)
         }
         _ => return Err(unknown_part(&part.kind, path)),
@@ -202,6 +201,68 @@ fn write_part(part: &ContentPart, path: &str, text_type: Option<&'static str>) -
     Ok(item.finish())
 }
 
+/// Whether a part's value is a URL (`data:`, `http(s):` or any other scheme) rather than bare
+/// base64, whose alphabet has no `:`.
+fn is_url(value: &str) -> bool {
+    value.contains(':')
+}
+
+/// An image's URL: a URL as given; bare base64 as a `data:` URL of its media type, as OpenAI
+/// takes no bare base64 (docs/design.md, "OpenAI Chat requests").
+fn image_url<'p>(part: &'p ContentPart, path: &str) -> Result<Cow<'p, str>> {
+    if is_url(&part.value) {
+        return Ok(Cow::Borrowed(&part.value));
+    }
+    let (media_type, data) = media_and_data(part, path)?;
+    Ok(Cow::Owned(format!("data:{media_type};base64,{data}")))
+}
+
+/// A file's fields onto `item`: an uploaded file's id (`file-...`) as `file_id`; base64 data (a
+/// `data:` URL, or bare with its media type) as a `data:` URL in `file_data`, with a `filename`,
+/// which OpenAI wants beside it; a URL as Responses' `file_url`, which Chat does not have.
+fn write_file(part: &ContentPart, path: &str, chat: bool, item: &mut Fields) -> Result<()> {
+    let value = part.value.as_str();
+    if value.starts_with("file-") {
+        item.str("file_id", value);
+        return Ok(());
+    }
+    if is_url(value) && !value.starts_with("data:") {
+        if chat {
+            return Err(Error::invalid_input(
+                field(path, "value"),
+                "OpenAI Chat takes no file URL: give the file as base64 (a data: URL) or as an uploaded file id (file-...)",
+            ));
+        }
+        item.str("file_url", value);
+        return Ok(());
+    }
+    let (media_type, data) = media_and_data(part, path)?;
+    if value.starts_with("data:") {
+        item.str("file_data", value);
+    } else {
+        item.str("file_data", &format!("data:{media_type};base64,{data}"));
+    }
+    item.str("filename", &file_name(media_type));
+    Ok(())
+}
+
+/// The name a file sent as data gets, as a part carries none: `file` with the extension its
+/// media type names (`application/pdf` → `file.pdf`, `text/plain` → `file.txt`); `file` alone
+/// when the subtype is not a plain word.
+fn file_name(media_type: &str) -> String {
+    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let subtype = essence.split_once('/').map_or("", |(_, subtype)| subtype);
+    let extension = match subtype {
+        "plain" => "txt",
+        "markdown" => "md",
+        other => other,
+    };
+    if extension.is_empty() || !extension.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return "file".to_owned();
+    }
+    format!("file.{extension}")
+}
+
 /// `{data, format}` of an audio part, as JSON text (Chat and Responses alike).
 pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
     let (data, format) = audio_data(part, path)?;
@@ -210,22 +271,43 @@ pub(crate) fn write_audio(part: &ContentPart, path: &str) -> Result<String> {
 
 /// The structured output format (`None` without outputs): Chat's `response_format`
 /// (`{type: "json_schema", json_schema: {name, strict, schema}}`), or, `flat`, the Responses
-/// `text.format` (`{type: "json_schema", name, strict, schema}`).
-pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Option<String> {
+/// `text.format` (`{type: "json_schema", name, strict, schema}`). An array without `items` is
+/// `invalid_input` at them, as strict mode refuses it.
+pub(crate) fn write_response_format(outputs: &[Property], flat: bool) -> Result<Option<String>> {
     if outputs.is_empty() {
-        return None;
+        return Ok(None);
     }
+    check_strict_items(outputs, "agent.outputs", &Map::new())?;
     let schema = json_text(&to_strict_schema(outputs));
     let format = Object::new().str("name", "structured_output").json("schema", &schema).json("strict", "true");
     if flat {
-        return Some(format.str("type", "json_schema").finish());
+        return Ok(Some(format.str("type", "json_schema").finish()));
     }
-    Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish())
+    Ok(Some(Object::new().json("json_schema", &format.finish()).str("type", "json_schema").finish()))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::audio_format;
+    use super::{audio_format, file_name};
+
+    #[test]
+    fn a_file_is_named_by_the_extension_its_media_type_names() {
+        let cases = [
+            ("application/pdf", "file.pdf"),
+            ("Application/PDF; x=1", "file.pdf"),
+            ("text/plain", "file.txt"),
+            ("text/markdown", "file.md"),
+            ("text/csv", "file.csv"),
+            ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "file"),
+            ("text/x-python", "file"),
+            ("pdf", "file"),
+            ("", "file"),
+            ("application/", "file"),
+        ];
+        for (media_type, name) in cases {
+            assert_eq!(file_name(media_type), name, "{media_type:?}");
+        }
+    }
 
     #[test]
     fn audio_format_takes_the_essence_before_the_first_semicolon() {

@@ -31,7 +31,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     }
     body.set("input", input.finish());
     write_tools(body, agent, Api::OpenAiResponses)?;
-    if let Some(format) = write_response_format(&agent.outputs, true) {
+    if let Some(format) = write_response_format(&agent.outputs, true)? {
         body.set("text", Object::new().json("format", &format).finish());
     }
     write_openai_responses(&agent.model.options, body);
