@@ -136,3 +136,65 @@ fn disallowing_multiple_tool_calls_disables_parallel_tool_use() {
         json!({"type": "auto", "disable_parallel_tool_use": true})
     );
 }
+
+fn roles_and_contents(b: &Value) -> Vec<(String, Value)> {
+    b["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap().to_owned(), m["content"].clone()))
+        .collect()
+}
+
+#[test]
+fn an_empty_assistant_turn_is_left_out_and_the_user_turns_around_it_are_joined() {
+    let messages = json!([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [{"id": "t1", "name": "f", "arguments": "{}"}]}},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+        {"role": "assistant", "content": []},
+        {"role": "user", "content": "thanks"},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    let turns = roles_and_contents(&b);
+    assert_eq!(turns.len(), 3, "{b}");
+    assert_eq!(turns[2].0, "user");
+    assert_eq!(
+        turns[2].1,
+        json!([{"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}, {"type": "text", "text": "thanks"}])
+    );
+}
+
+#[test]
+fn a_turn_holding_only_another_providers_reasoning_is_left_out() {
+    let messages = json!([
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "", "metadata": {"blocks": [{"type": "reasoning", "text": "deepseek thought"}]}},
+        {"role": "user", "content": "b"},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(
+        b["messages"],
+        json!([{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}])
+    );
+}
+
+#[test]
+fn whitespace_only_text_blocks_are_left_out() {
+    let messages = json!([
+        {"role": "user", "content": [{"kind": "text", "value": "hi"}, {"kind": "text", "value": " \n"}]},
+        {"role": "assistant", "content": "", "metadata": {"blocks": [
+            {"type": "text", "text": "\n\n"}, {"type": "tool_call", "id": "t1", "name": "f", "arguments": "{}"},
+        ]}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "text", "text": "hi"}]));
+    assert_eq!(b["messages"][1]["content"], json!([{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]));
+}
+
+#[test]
+fn a_final_empty_assistant_turn_is_kept_as_a_prefill() {
+    let messages = json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": ""}]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"][1], json!({"role": "assistant", "content": []}));
+}

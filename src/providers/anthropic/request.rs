@@ -68,11 +68,18 @@ pub(crate) fn sniff_media_type(base64: &str) -> Option<&'static str> {
     MAGIC.iter().find(|(prefix, _)| base64.starts_with(prefix)).map(|(_, media_type)| *media_type)
 }
 
-/// A turn of the conversation: its role and its content blocks as JSON text.
+/// A turn of the conversation: its role, its `tool_result` blocks and its other content blocks,
+/// each as JSON text (the results go first, as the API requires).
 struct WrittenTurn<'m> {
     role: &'m str,
-    blocks: Array,
-    has_results: bool,
+    results: Vec<String>,
+    blocks: Vec<String>,
+}
+
+impl WrittenTurn<'_> {
+    fn is_empty(&self) -> bool {
+        self.results.is_empty() && self.blocks.is_empty()
+    }
 }
 
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
@@ -87,13 +94,39 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
         body.str("system", &system);
     }
     let mut written = Array::new();
-    for turn in &turns {
-        written.push(Object::new().array("content", &turn.blocks).str("role", turn.role).finish());
+    for turn in without_empty_turns(turns) {
+        let mut blocks = Array::new();
+        turn.results.into_iter().chain(turn.blocks).for_each(|block| blocks.push(block));
+        written.push(Object::new().array("content", &blocks).str("role", turn.role).finish());
     }
     body.set("messages", written.finish());
     write_tools(body, agent, Api::Anthropic)?;
     write_anthropic(&agent.model.options, body);
     Ok(())
+}
+
+/// The turns without those that have no content, which the API refuses, except a final
+/// assistant turn (a prefill may be empty). The turns on either side of one left out are
+/// joined when they share a role.
+fn without_empty_turns(turns: Vec<WrittenTurn>) -> Vec<WrittenTurn> {
+    let last = turns.len().saturating_sub(1);
+    let mut kept: Vec<WrittenTurn> = Vec::with_capacity(turns.len());
+    let mut left_out = false;
+    for (i, turn) in turns.into_iter().enumerate() {
+        if turn.is_empty() && !(i == last && turn.role == "assistant") {
+            left_out = true;
+            continue;
+        }
+        match kept.last_mut() {
+            Some(previous) if left_out && previous.role == turn.role => {
+                previous.results.extend(turn.results);
+                previous.blocks.extend(turn.blocks);
+            }
+            _ => kept.push(turn),
+        }
+        left_out = false;
+    }
+    kept
 }
 
 /// Adds a message to the turns: a tool result joins the user turn of results (opening one when
@@ -108,24 +141,20 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         let result = if all_text {
             Object::new().str("content", &message.content.text())
         } else {
-            let mut blocks = Array::new();
+            let mut blocks = Vec::new();
             write_blocks(message, path, &mut blocks)?;
-            Object::new().array("content", &blocks)
+            Object::new().array("content", &array(blocks))
         };
         let result = result.str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
-            Some(turn) if turn.has_results => turn.blocks.push(result),
-            _ => {
-                let mut blocks = Array::new();
-                blocks.push(result);
-                turns.push(WrittenTurn { role: "user", blocks, has_results: true })
-            }
+            Some(turn) if !turn.results.is_empty() => turn.results.push(result),
+            _ => turns.push(WrittenTurn { role: "user", results: vec![result], blocks: Vec::new() }),
         }
         return Ok(());
     }
     // A user turn after tool results joins the results' turn; anything else starts a turn.
-    if !matches!(turns.last(), Some(turn) if turn.has_results && message.role == "user") {
-        turns.push(WrittenTurn { role: &message.role, blocks: Array::new(), has_results: false });
+    if !matches!(turns.last(), Some(turn) if !turn.results.is_empty() && message.role == "user") {
+        turns.push(WrittenTurn { role: &message.role, results: Vec::new(), blocks: Vec::new() });
     }
     let Some(WrittenTurn { blocks, .. }) = turns.last_mut() else { return Ok(()) };
     if let Some(turn) = message.blocks(path)? {
@@ -133,9 +162,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
     }
     if message.role == "assistant" {
         if let Some(Value::Array(thinking)) = message.metadata.get(ANTHROPIC_THINKING) {
-            for block in thinking {
-                blocks.value(block);
-            }
+            blocks.extend(thinking.iter().map(json_text));
         }
     }
     write_blocks(message, path, blocks)?;
@@ -143,6 +170,13 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         blocks.push(write_tool_use(call, &index(&field(path, "metadata.tool_calls"), k))?);
     }
     Ok(())
+}
+
+/// Blocks written as JSON text, as an array.
+fn array(blocks: Vec<String>) -> Array {
+    let mut written = Array::new();
+    blocks.into_iter().for_each(|block| written.push(block));
+    written
 }
 
 /// A `tool_use` block; its arguments must be a JSON object (`path` names the call).
@@ -158,10 +192,10 @@ fn write_tool_use(call: &ToolCall, path: &str) -> Result<String> {
 /// signed thinking as `thinking`, redacted as `redacted_thinking`, text, tool calls as
 /// `tool_use`, and Anthropic's server tool blocks as they came. Other formats' reasoning state
 /// and blocks are left out. `path` is that of the blocks.
-fn write_turn(turn: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
+fn write_turn(turn: &[Block], path: &str, blocks: &mut Vec<String>) -> Result<()> {
     for (k, block) in turn.iter().enumerate() {
         match block {
-            Block::Text { text, .. } if !text.is_empty() => blocks.push(text_block(text)),
+            Block::Text { text, .. } if !is_blank(text) => blocks.push(text_block(text)),
             Block::ToolCall { id, name, arguments, .. } => {
                 let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
                 blocks.push(write_tool_use(&call, &index(path, k))?);
@@ -169,7 +203,7 @@ fn write_turn(turn: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
             Block::Other { provider_type, data } if SERVER_BLOCK_TYPES.contains(&provider_type.as_str()) => {
                 let data = parse_value(data.get())
                     .map_err(|e| Error::invalid_input(index(path, k), format!("unreadable data: {}", e.message())))?;
-                blocks.value(&data);
+                blocks.push(json_text(&data));
             }
             _ => match ReasoningState::of(block) {
                 Some(ReasoningState::Signed { text, signature }) => {
@@ -186,12 +220,13 @@ fn write_turn(turn: &[Block], path: &str, blocks: &mut Array) -> Result<()> {
     Ok(())
 }
 
-/// The content blocks of a message, onto `blocks` (empty text is left out).
-fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()> {
+/// The content blocks of a message, onto `blocks` (text that is empty or only whitespace is left
+/// out: the API refuses it).
+fn write_blocks(message: &Message, path: &str, blocks: &mut Vec<String>) -> Result<()> {
     let parts = match &message.content {
         // A plain string is one text part.
         MessageContent::Text(value) => {
-            if !value.is_empty() {
+            if !is_blank(value) {
                 blocks.push(text_block(value));
             }
             return Ok(());
@@ -200,11 +235,16 @@ fn write_blocks(message: &Message, path: &str, blocks: &mut Array) -> Result<()>
     };
     let path = field(path, "content");
     for (j, part) in parts.iter().enumerate() {
-        if !(part.is_text() && part.value.is_empty()) {
+        if !(part.is_text() && is_blank(&part.value)) {
             blocks.push(write_block(part, &index(&path, j))?);
         }
     }
     Ok(())
+}
+
+/// Whether a text is empty or only whitespace, which Anthropic refuses as a text block.
+fn is_blank(text: &str) -> bool {
+    text.trim().is_empty()
 }
 
 /// `{text, type: "text"}`, a text block.
