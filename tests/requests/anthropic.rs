@@ -198,3 +198,24 @@ fn a_final_empty_assistant_turn_is_kept_as_a_prefill() {
     let b = body(&anthropic(json!({})), messages);
     assert_eq!(b["messages"][1], json!({"role": "assistant", "content": []}));
 }
+
+fn one_call_at_most_with(tool_choice: Value) -> Value {
+    json!({"model": {"id": "m", "provider": "anthropic", "options": {"allowMultipleToolCalls": false,
+        "additionalProperties": {"tool_choice": tool_choice}}}, "tools": [{"kind": "function", "name": "f"}]})
+}
+
+#[test]
+fn a_forced_tool_choice_is_kept_when_multiple_tool_calls_are_disallowed() {
+    for choice in [json!({"type": "tool", "name": "f"}), json!({"type": "any"})] {
+        let b = body(&one_call_at_most_with(choice.clone()), user(json!("hi")));
+        let mut expected = choice;
+        expected["disable_parallel_tool_use"] = json!(true);
+        assert_eq!(b["tool_choice"], expected);
+    }
+}
+
+#[test]
+fn a_none_tool_choice_is_sent_as_given_when_multiple_tool_calls_are_disallowed() {
+    let b = body(&one_call_at_most_with(json!({"type": "none"})), user(json!("hi")));
+    assert_eq!(b["tool_choice"], json!({"type": "none"}));
+}
