@@ -219,3 +219,22 @@ fn a_none_tool_choice_is_sent_as_given_when_multiple_tool_calls_are_disallowed()
     let b = body(&one_call_at_most_with(json!({"type": "none"})), user(json!("hi")));
     assert_eq!(b["tool_choice"], json!({"type": "none"}));
 }
+
+fn with_thinking_and(options: Value) -> Value {
+    let mut agent = anthropic(json!({}));
+    agent["model"]["options"] = options;
+    agent["model"]["options"]["additionalProperties"] = json!({"thinking": {"type": "enabled", "budget_tokens": 8000}});
+    agent
+}
+
+#[test]
+fn the_default_max_tokens_leaves_room_above_a_thinking_budget() {
+    let b = body(&with_thinking_and(json!({})), user(json!("hi")));
+    assert_eq!(b["max_tokens"], 8000 + 4096);
+}
+
+#[test]
+fn a_given_max_output_tokens_is_sent_as_given_even_at_or_below_the_thinking_budget() {
+    let b = body(&with_thinking_and(json!({"maxOutputTokens": 2000})), user(json!("hi")));
+    assert_eq!(b["max_tokens"], 2000);
+}
