@@ -238,3 +238,40 @@ fn a_given_max_output_tokens_is_sent_as_given_even_at_or_below_the_thinking_budg
     let b = body(&with_thinking_and(json!({"maxOutputTokens": 2000})), user(json!("hi")));
     assert_eq!(b["max_tokens"], 2000);
 }
+
+#[test]
+fn a_user_message_between_a_tool_call_and_its_result_goes_after_the_result() {
+    let messages = json!([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [
+            {"id": "t1", "name": "f", "arguments": "{}"}, {"id": "t2", "name": "f", "arguments": "{}"},
+        ]}},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+        {"role": "user", "content": "also this"},
+        {"role": "tool", "content": "rainy", "metadata": {"tool_call_id": "t2"}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"].as_array().unwrap().len(), 3, "{b}");
+    assert_eq!(
+        b["messages"][2],
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "sunny"},
+            {"type": "tool_result", "tool_use_id": "t2", "content": "rainy"},
+            {"type": "text", "text": "also this"},
+        ]})
+    );
+}
+
+#[test]
+fn a_user_message_before_every_tool_result_still_comes_after_them() {
+    let messages = json!([
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [{"id": "t1", "name": "f", "arguments": "{}"}]}},
+        {"role": "user", "content": "also this"},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(
+        b["messages"][1]["content"],
+        json!([{"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}, {"type": "text", "text": "also this"}])
+    );
+}

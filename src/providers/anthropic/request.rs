@@ -129,8 +129,10 @@ fn without_empty_turns(turns: Vec<WrittenTurn>) -> Vec<WrittenTurn> {
     kept
 }
 
-/// Adds a message to the turns: a tool result joins the user turn of results (opening one when
-/// needed), a user message after results joins that turn, anything else opens a turn.
+/// Adds a message to the turns: a tool result joins the results of the user turn that follows
+/// the call (opening one when needed), even when a user message came first, as the API wants the
+/// results first in the next user message; a user message after results joins that turn,
+/// anything else opens a turn.
 fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTurn<'m>>) -> Result<()> {
     if message.role == "tool" {
         let id = message.tool_call_id().ok_or_else(|| missing_call_id(path))?;
@@ -147,7 +149,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
         };
         let result = result.str("tool_use_id", id).str("type", "tool_result").finish();
         match turns.last_mut() {
-            Some(turn) if !turn.results.is_empty() => turn.results.push(result),
+            Some(turn) if turn.role == "user" => turn.results.push(result),
             _ => turns.push(WrittenTurn { role: "user", results: vec![result], blocks: Vec::new() }),
         }
         return Ok(());
