@@ -275,3 +275,30 @@ fn a_user_message_before_every_tool_result_still_comes_after_them() {
         json!([{"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}, {"type": "text", "text": "also this"}])
     );
 }
+
+#[test]
+fn a_plain_text_document_is_sent_as_a_text_source_with_its_decoded_text() {
+    let cases = [
+        (json!({"kind": "file", "value": "data:text/plain;base64,aMOpbGxv"}), "héllo"),
+        (json!({"kind": "file", "value": "data:text/plain;charset=utf-8,h%C3%A9llo"}), "héllo"),
+        (json!({"kind": "file", "value": "aMOpbGxv", "mediaType": "text/plain"}), "héllo"),
+        // A `%` without two hex digits after it stands for itself.
+        (json!({"kind": "file", "value": "data:text/plain,100%+%2"}), "100%+%2"),
+    ];
+    for (part, text) in cases {
+        let b = body(&anthropic(json!({})), user(json!([part])));
+        assert_eq!(
+            b["messages"][0]["content"][0],
+            json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}}),
+            "{part}"
+        );
+    }
+}
+
+#[test]
+fn a_plain_text_document_that_is_not_utf8_or_not_base64_is_invalid_input() {
+    for value in ["data:text/plain;base64,/w==", "data:text/plain,%FF", "data:text/plain;base64,a*b"] {
+        let e = error(&anthropic(json!({})), user(json!([{"kind": "file", "value": value}])));
+        assert_invalid_at(&e, "messages[0].content[0].value");
+    }
+}

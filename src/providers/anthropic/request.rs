@@ -5,6 +5,7 @@
 //! the `tool` messages answering them become `tool_result` blocks of one user turn, as the API
 //! requires all results of a turn in the next user message.
 
+use crate::base64;
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
 use crate::json::{Map, Value};
@@ -267,9 +268,65 @@ fn write_block(part: &ContentPart, path: &str) -> Result<String> {
     };
     let source = if part.value.starts_with("https://") || part.value.starts_with("http://") {
         Object::new().str("type", "url").str("url", &part.value).finish()
+    } else if let Some(text) = plain_text(part, path)? {
+        // Anthropic takes base64 documents as PDF only; plain text is sent as its text.
+        Object::new().str("data", &text).str("media_type", "text/plain").str("type", "text").finish()
     } else {
         let (media_type, data) = media_and_data(part, path)?;
         Object::new().str("data", data).str("media_type", media_type).str("type", "base64").finish()
     };
     Ok(Object::new().json("source", &source).str("type", block_type).finish())
+}
+
+/// The text of a `text/plain` file part (a `data:` URL, base64 or percent-encoded, or bare
+/// base64 with its `mediaType`); `None` for any other part. Bytes that are not UTF-8 are
+/// `invalid_input`.
+fn plain_text(part: &ContentPart, path: &str) -> Result<Option<String>> {
+    if part.kind != "file" {
+        return Ok(None);
+    }
+    let (media_type, data, is_base64) = match part.value.strip_prefix("data:").and_then(|url| url.split_once(',')) {
+        Some((header, data)) => {
+            let mut params = header.split(';');
+            let media_type = params.next().unwrap_or_default();
+            let is_base64 = params.any(|param| param.eq_ignore_ascii_case("base64"));
+            (part.media_type.as_deref().unwrap_or(media_type), data, is_base64)
+        }
+        None => (part.media_type.as_deref().unwrap_or_default(), part.value.as_str(), true),
+    };
+    if !media_type.eq_ignore_ascii_case("text/plain") {
+        return Ok(None);
+    }
+    let value_path = field(path, "value");
+    let bytes = if is_base64 {
+        base64::decode(data)
+            .map_err(|_| Error::invalid_input(&value_path, "a text/plain document is not valid base64"))?
+    } else {
+        percent_decode(data)
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::invalid_input(&value_path, "a text/plain document must be UTF-8 text"))?;
+    Ok(Some(text))
+}
+
+/// The bytes of a `data:` URL's percent-encoded data: each `%` and two hex digits is a byte, any
+/// other character stands for itself.
+fn percent_decode(data: &str) -> Vec<u8> {
+    let bytes = data.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).filter(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+        match hex.and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()) {
+            Some(byte) if bytes[i] == b'%' => {
+                out.push(byte);
+                i += 3;
+            }
+            _ => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    out
 }
