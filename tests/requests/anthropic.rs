@@ -302,3 +302,27 @@ fn a_plain_text_document_that_is_not_utf8_or_not_base64_is_invalid_input() {
         assert_invalid_at(&e, "messages[0].content[0].value");
     }
 }
+
+#[test]
+fn tool_call_ids_anthropic_refuses_are_mapped_alike_on_the_call_and_its_result() {
+    let call = |id: &str| json!({"id": id, "name": "f", "arguments": "{}"});
+    let result = |id: &str| json!({"role": "tool", "content": "ok", "metadata": {"tool_call_id": id}});
+    let ids = ["functions.get_weather:0", "functions:get_weather.0", "call_ok-1"];
+    let messages = json!([
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": ids.map(call)}},
+        result(ids[0]), result(ids[1]), result(ids[2]),
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    let sent: Vec<&str> =
+        b["messages"][1]["content"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let answered: Vec<&str> =
+        b["messages"][2]["content"].as_array().unwrap().iter().map(|r| r["tool_use_id"].as_str().unwrap()).collect();
+    assert_eq!(sent, answered);
+    assert_eq!(sent[2], "call_ok-1", "a valid id is sent as it is");
+    assert_ne!(sent[0], sent[1], "two ids that differ only in refused characters stay apart");
+    for id in &sent[..2] {
+        assert!(id.starts_with("functions_get_weather_0_"), "{id}");
+        assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'), "{id}");
+    }
+}

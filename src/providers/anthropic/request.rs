@@ -5,6 +5,8 @@
 //! the `tool` messages answering them become `tool_result` blocks of one user turn, as the API
 //! requires all results of a turn in the next user message.
 
+use std::borrow::Cow;
+
 use crate::base64;
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
@@ -148,7 +150,7 @@ fn write_message<'m>(message: &'m Message, path: &str, turns: &mut Vec<WrittenTu
             write_blocks(message, path, &mut blocks)?;
             Object::new().array("content", &array(blocks))
         };
-        let result = result.str("tool_use_id", id).str("type", "tool_result").finish();
+        let result = result.str("tool_use_id", &wire_id(id)).str("type", "tool_result").finish();
         match turns.last_mut() {
             Some(turn) if turn.role == "user" => turn.results.push(result),
             _ => turns.push(WrittenTurn { role: "user", results: vec![result], blocks: Vec::new() }),
@@ -187,8 +189,23 @@ fn write_tool_use(call: &ToolCall, path: &str) -> Result<String> {
     let input = parse_arguments(&call.arguments).ok_or_else(|| {
         Error::invalid_input(path, format!("the arguments of tool call `{}` are not a JSON object", call.id))
     })?;
-    let block = Object::new().str("id", &call.id).json("input", &json_text(&input)).str("name", &call.name);
+    let block = Object::new().str("id", &wire_id(&call.id)).json("input", &json_text(&input)).str("name", &call.name);
     Ok(block.str("type", "tool_use").finish())
+}
+
+/// A tool-call id as Anthropic takes it (`^[a-zA-Z0-9_-]+$`): as it is when it is one, else (another
+/// provider's, such as Kimi's `functions.get_weather:0`) every other character replaced by `_`,
+/// then `_` and the 16 hex digits of the id's FNV-1a hash, so two ids never become one. The same
+/// id always maps the same way, so a `tool_use` and its `tool_result` agree.
+fn wire_id(id: &str) -> Cow<'_, str> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if !id.is_empty() && id.chars().all(allowed) {
+        return Cow::Borrowed(id);
+    }
+    let hash =
+        id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
+    let replaced: String = id.chars().map(|c| if allowed(c) { c } else { '_' }).collect();
+    Cow::Owned(format!("{replaced}_{hash:016x}"))
 }
 
 /// An assistant turn from its blocks, in order (docs/design.md, "Reasoning that goes back"):
