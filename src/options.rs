@@ -79,7 +79,8 @@ pub fn openai_responses(options: &ModelOptions) -> Map {
     as_map(options, write_openai_responses)
 }
 
-/// §7.5/§7.6 for Anthropic, `max_tokens` always present (4096 when not set).
+/// §7.5/§7.6 for Anthropic, `max_tokens` always present (4096, plus any thinking budget, when
+/// not set).
 pub fn anthropic(options: &ModelOptions) -> Map {
     as_map(options, write_anthropic)
 }
@@ -142,5 +143,13 @@ pub(crate) fn write_openai_responses(options: &ModelOptions, body: &mut Fields) 
 /// default goes in exactly when neither the options nor `additionalProperties` set it).
 pub(crate) fn write_anthropic(options: &ModelOptions, body: &mut Fields) {
     write_options(options, &ANTHROPIC, body);
-    body.set_absent("max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS.to_string());
+    body.set_absent("max_tokens", anthropic_default_max_tokens(&options.additional_properties).to_string());
+}
+
+/// The `max_tokens` sent when none is given: 4096, plus the thinking budget
+/// (`thinking.budget_tokens` in `additionalProperties`) when there is one, as the API wants
+/// `max_tokens` above the budget (docs/design.md, "Options").
+fn anthropic_default_max_tokens(extra: &Map) -> u64 {
+    let budget = extra.get("thinking").and_then(|thinking| thinking.get("budget_tokens")).and_then(Value::as_u64);
+    ANTHROPIC_DEFAULT_MAX_TOKENS.saturating_add(budget.unwrap_or(0))
 }

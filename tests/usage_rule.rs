@@ -53,7 +53,8 @@ fn by_the_rule(format: &str, usage: &Map<String, Value>) -> (u64, u64, u64, Opti
         "anthropic" => {
             let (read, write) = (count(usage, "cache_read_input_tokens"), count(usage, "cache_creation_input_tokens"));
             let input = count(usage, "input_tokens").unwrap_or(0) + read.unwrap_or(0) + write.unwrap_or(0);
-            (input, count(usage, "output_tokens").unwrap_or(0), read, write, None)
+            let thinking = detail(usage, "output_tokens_details", "thinking_tokens");
+            (input, count(usage, "output_tokens").unwrap_or(0), read, write, thinking)
         }
         "bedrock" => {
             // Bedrock's older names stand in for the newer ones.
@@ -265,6 +266,14 @@ fn each_providers_way_of_counting_comes_out_counted_one_way() {
             json!({"cache_read_input_tokens": 7, "output_tokens": 2}),
             (7, 2, 9, Some(7), None, None),
         ),
+        // Anthropic's output includes its thinking, which the output details give apart.
+        (
+            "anthropic, thinking",
+            "anthropic",
+            "chat",
+            json!({"input_tokens": 10, "output_tokens": 50, "output_tokens_details": {"thinking_tokens": 40}}),
+            (10, 50, 60, None, None, Some(40)),
+        ),
         // OpenAI already counts this way.
         (
             "openai chat",
@@ -396,18 +405,20 @@ fn a_streamed_anthropic_answer_counts_its_cache_as_its_body_does() {
         (
             "message_delta",
             json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"},
-            "usage": {"output_tokens": 2, "cache_creation_input_tokens": 5}}),
+            "usage": {"output_tokens": 2, "cache_creation_input_tokens": 5,
+                "output_tokens_details": {"thinking_tokens": 1}}}),
         ),
         ("message_stop", json!({"type": "message_stop"})),
     ]);
     let mut acc = Accumulator::new(AccumulatorOptions::default());
     acc.push(stream.as_bytes()).unwrap();
     let streamed = acc.finish().usage.unwrap();
-    assert_eq!(counts(&streamed), (9, 2, 11, Some(3), Some(5), None));
+    assert_eq!(counts(&streamed), (9, 2, 11, Some(3), Some(5), Some(1)));
     let body = body_of(
         "anthropic",
         "",
-        &json!({"input_tokens": 1, "cache_read_input_tokens": 3, "cache_creation_input_tokens": 5, "output_tokens": 2}),
+        &json!({"input_tokens": 1, "cache_read_input_tokens": 3, "cache_creation_input_tokens": 5, "output_tokens": 2,
+            "output_tokens_details": {"thinking_tokens": 1}}),
     );
     let whole = to_message(body.to_string().as_str(), None).unwrap().usage.unwrap();
     assert_eq!(counts(&whole), counts(&streamed));

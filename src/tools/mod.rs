@@ -62,9 +62,13 @@ pub(crate) fn project_tools_indexed(tools: &[Tool]) -> Result<Vec<(usize, Functi
     Ok(owners.into_iter().zip(defs).collect())
 }
 
+/// Where the API's own tools are given (web search, code execution, ...).
+const GIVEN_TOOLS_PATH: &str = "agent.model.options.additionalProperties.tools";
+
 /// [`project_tools`] with each schema written as JSON text: made strict and stripped of bound
 /// parameters as it is written, so no schema is copied and changed. Each definition is put in
-/// the envelope of `api`, and the array set as the request's `tools`, with the API's
+/// the envelope of `api`, then come the API's own tools given in `additionalProperties.tools`
+/// (docs/design.md, "Tools"), and the array is set as the request's `tools`, with the API's
 /// parallel-calls option from `allowMultipleToolCalls` (OpenAI `parallel_tool_calls`,
 /// Anthropic `tool_choice.disable_parallel_tool_use`). Without tools nothing is set: the APIs
 /// reject the option without them.
@@ -72,6 +76,7 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
+    let mut names = HashSet::new();
     let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
@@ -101,6 +106,16 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
                 _ => function.finish(),
             });
         }
+        names.extend(projected.drain(..).map(|def| def.name));
+    }
+    for (k, tool) in given_tools(agent)?.iter().enumerate() {
+        if let Some(name) = given_tool_name(tool).filter(|name| names.contains(*name)) {
+            return Err(Error::invalid_input(
+                index(GIVEN_TOOLS_PATH, k),
+                format!("this tool has the name `{name}` of one of the agent's tools"),
+            ));
+        }
+        written.value(tool);
     }
     if written.is_empty() {
         return Ok(());
@@ -109,12 +124,44 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let allow = agent.model.options.allow_multiple_tool_calls;
     if anthropic {
         if allow == Some(false) {
-            body.set("tool_choice", r#"{"disable_parallel_tool_use":true,"type":"auto"}"#.to_owned());
+            if let Some(choice) = single_call_choice(agent) {
+                body.set("tool_choice", choice);
+            }
         }
     } else if let Some(allow) = allow {
         body.bool("parallel_tool_calls", allow);
     }
     Ok(())
+}
+
+/// Anthropic's `tool_choice` allowing one call at most: the one given in `additionalProperties`
+/// (`auto`, `any`, `tool`) with `disable_parallel_tool_use: true`, else `auto` with it. `None`
+/// for a given `none` choice, which has no such field and is sent as given.
+fn single_call_choice(agent: &Agent) -> Option<String> {
+    let mut choice = Fields::new();
+    match agent.model.options.additional_properties.get("tool_choice") {
+        Some(Value::Object(given)) if given.get("type").and_then(Value::as_str) == Some("none") => return None,
+        Some(Value::Object(given)) => given.iter().for_each(|(key, value)| choice.value(key, value)),
+        _ => choice.str("type", "auto"),
+    }
+    choice.bool("disable_parallel_tool_use", true);
+    Some(choice.finish())
+}
+
+/// The tools given in `additionalProperties.tools`, which must be a list.
+fn given_tools(agent: &Agent) -> Result<&[Value]> {
+    match agent.model.options.additional_properties.get("tools") {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(tools)) => Ok(tools),
+        Some(_) => Err(Error::invalid_input(GIVEN_TOOLS_PATH, "must be a list of the API's own tools")),
+    }
+}
+
+/// The name a given tool is called by: `name` (Anthropic's server tools, Responses' function
+/// and custom tools), or that of Chat's `function` or `custom` envelope.
+fn given_tool_name(tool: &Value) -> Option<&str> {
+    let named = |key: &str| tool.get(key).and_then(|inner| inner.get("name"));
+    tool.get("name").or_else(|| named("function")).or_else(|| named("custom")).and_then(Value::as_str)
 }
 
 /// §7.1.3 `project_tool`: one tool → its function definitions, pushed onto `defs`, and whether

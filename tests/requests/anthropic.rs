@@ -136,3 +136,193 @@ fn disallowing_multiple_tool_calls_disables_parallel_tool_use() {
         json!({"type": "auto", "disable_parallel_tool_use": true})
     );
 }
+
+fn roles_and_contents(b: &Value) -> Vec<(String, Value)> {
+    b["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["role"].as_str().unwrap().to_owned(), m["content"].clone()))
+        .collect()
+}
+
+#[test]
+fn an_empty_assistant_turn_is_left_out_and_the_user_turns_around_it_are_joined() {
+    let messages = json!([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [{"id": "t1", "name": "f", "arguments": "{}"}]}},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+        {"role": "assistant", "content": []},
+        {"role": "user", "content": "thanks"},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    let turns = roles_and_contents(&b);
+    assert_eq!(turns.len(), 3, "{b}");
+    assert_eq!(turns[2].0, "user");
+    assert_eq!(
+        turns[2].1,
+        json!([{"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}, {"type": "text", "text": "thanks"}])
+    );
+}
+
+#[test]
+fn a_turn_holding_only_another_providers_reasoning_is_left_out() {
+    let messages = json!([
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "", "metadata": {"blocks": [{"type": "reasoning", "text": "deepseek thought"}]}},
+        {"role": "user", "content": "b"},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(
+        b["messages"],
+        json!([{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}])
+    );
+}
+
+#[test]
+fn whitespace_only_text_blocks_are_left_out() {
+    let messages = json!([
+        {"role": "user", "content": [{"kind": "text", "value": "hi"}, {"kind": "text", "value": " \n"}]},
+        {"role": "assistant", "content": "", "metadata": {"blocks": [
+            {"type": "text", "text": "\n\n"}, {"type": "tool_call", "id": "t1", "name": "f", "arguments": "{}"},
+        ]}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"][0]["content"], json!([{"type": "text", "text": "hi"}]));
+    assert_eq!(b["messages"][1]["content"], json!([{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]));
+}
+
+#[test]
+fn a_final_empty_assistant_turn_is_kept_as_a_prefill() {
+    let messages = json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": ""}]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"][1], json!({"role": "assistant", "content": []}));
+}
+
+fn one_call_at_most_with(tool_choice: Value) -> Value {
+    json!({"model": {"id": "m", "provider": "anthropic", "options": {"allowMultipleToolCalls": false,
+        "additionalProperties": {"tool_choice": tool_choice}}}, "tools": [{"kind": "function", "name": "f"}]})
+}
+
+#[test]
+fn a_forced_tool_choice_is_kept_when_multiple_tool_calls_are_disallowed() {
+    for choice in [json!({"type": "tool", "name": "f"}), json!({"type": "any"})] {
+        let b = body(&one_call_at_most_with(choice.clone()), user(json!("hi")));
+        let mut expected = choice;
+        expected["disable_parallel_tool_use"] = json!(true);
+        assert_eq!(b["tool_choice"], expected);
+    }
+}
+
+#[test]
+fn a_none_tool_choice_is_sent_as_given_when_multiple_tool_calls_are_disallowed() {
+    let b = body(&one_call_at_most_with(json!({"type": "none"})), user(json!("hi")));
+    assert_eq!(b["tool_choice"], json!({"type": "none"}));
+}
+
+fn with_thinking_and(options: Value) -> Value {
+    let mut agent = anthropic(json!({}));
+    agent["model"]["options"] = options;
+    agent["model"]["options"]["additionalProperties"] = json!({"thinking": {"type": "enabled", "budget_tokens": 8000}});
+    agent
+}
+
+#[test]
+fn the_default_max_tokens_leaves_room_above_a_thinking_budget() {
+    let b = body(&with_thinking_and(json!({})), user(json!("hi")));
+    assert_eq!(b["max_tokens"], 8000 + 4096);
+}
+
+#[test]
+fn a_given_max_output_tokens_is_sent_as_given_even_at_or_below_the_thinking_budget() {
+    let b = body(&with_thinking_and(json!({"maxOutputTokens": 2000})), user(json!("hi")));
+    assert_eq!(b["max_tokens"], 2000);
+}
+
+#[test]
+fn a_user_message_between_a_tool_call_and_its_result_goes_after_the_result() {
+    let messages = json!([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [
+            {"id": "t1", "name": "f", "arguments": "{}"}, {"id": "t2", "name": "f", "arguments": "{}"},
+        ]}},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+        {"role": "user", "content": "also this"},
+        {"role": "tool", "content": "rainy", "metadata": {"tool_call_id": "t2"}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(b["messages"].as_array().unwrap().len(), 3, "{b}");
+    assert_eq!(
+        b["messages"][2],
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "sunny"},
+            {"type": "tool_result", "tool_use_id": "t2", "content": "rainy"},
+            {"type": "text", "text": "also this"},
+        ]})
+    );
+}
+
+#[test]
+fn a_user_message_before_every_tool_result_still_comes_after_them() {
+    let messages = json!([
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [{"id": "t1", "name": "f", "arguments": "{}"}]}},
+        {"role": "user", "content": "also this"},
+        {"role": "tool", "content": "sunny", "metadata": {"tool_call_id": "t1"}},
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    assert_eq!(
+        b["messages"][1]["content"],
+        json!([{"type": "tool_result", "tool_use_id": "t1", "content": "sunny"}, {"type": "text", "text": "also this"}])
+    );
+}
+
+#[test]
+fn a_plain_text_document_is_sent_as_a_text_source_with_its_decoded_text() {
+    let cases = [
+        (json!({"kind": "file", "value": "data:text/plain;base64,aMOpbGxv"}), "héllo"),
+        (json!({"kind": "file", "value": "data:text/plain;charset=utf-8,h%C3%A9llo"}), "héllo"),
+        (json!({"kind": "file", "value": "aMOpbGxv", "mediaType": "text/plain"}), "héllo"),
+        // A `%` without two hex digits after it stands for itself.
+        (json!({"kind": "file", "value": "data:text/plain,100%+%2"}), "100%+%2"),
+    ];
+    for (part, text) in cases {
+        let b = body(&anthropic(json!({})), user(json!([part])));
+        assert_eq!(
+            b["messages"][0]["content"][0],
+            json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}}),
+            "{part}"
+        );
+    }
+}
+
+#[test]
+fn a_plain_text_document_that_is_not_utf8_or_not_base64_is_invalid_input() {
+    for value in ["data:text/plain;base64,/w==", "data:text/plain,%FF", "data:text/plain;base64,a*b"] {
+        let e = error(&anthropic(json!({})), user(json!([{"kind": "file", "value": value}])));
+        assert_invalid_at(&e, "messages[0].content[0].value");
+    }
+}
+
+#[test]
+fn tool_call_ids_anthropic_refuses_are_mapped_alike_on_the_call_and_its_result() {
+    let call = |id: &str| json!({"id": id, "name": "f", "arguments": "{}"});
+    let result = |id: &str| json!({"role": "tool", "content": "ok", "metadata": {"tool_call_id": id}});
+    let ids = ["functions.get_weather:0", "functions:get_weather.0", "call_ok-1"];
+    let messages = json!([
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": ids.map(call)}},
+        result(ids[0]), result(ids[1]), result(ids[2]),
+    ]);
+    let b = body(&anthropic(json!({})), messages);
+    let sent: Vec<&str> =
+        b["messages"][1]["content"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let answered: Vec<&str> =
+        b["messages"][2]["content"].as_array().unwrap().iter().map(|r| r["tool_use_id"].as_str().unwrap()).collect();
+    assert_eq!(sent, answered);
+    assert_eq!(sent[2], "call_ok-1", "a valid id is sent as it is");
+    assert_ne!(sent[0], sent[1], "two ids that differ only in refused characters stay apart");
+    for id in &sent[..2] {
+        assert!(id.starts_with("functions_get_weather_0_"), "{id}");
+        assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'), "{id}");
+    }
+}

@@ -3,7 +3,7 @@
 use llm_wire::{register_tool, unregister_tool};
 use serde_json::{json, Value};
 
-use super::{assert_invalid_at, assert_limit_at, body, chat, error, user};
+use super::{agent, assert_invalid_at, assert_limit_at, body, chat, error, user};
 
 /// The `function` objects of the Chat tools built for `tools`.
 fn functions(tools: Value) -> Vec<Value> {
@@ -469,4 +469,61 @@ fn an_array_without_items_is_sent_when_not_strict_not_bound_or_not_to_openai() {
     let strict = json!({"kind": "function", "name": "f", "strict": true, "parameters": params});
     let b = body(&super::agent("anthropic", "chat", json!({"tools": [strict]})), user(json!("hi")));
     assert_eq!(b["tools"][0]["input_schema"]["properties"]["tags"], json!({"type": ["array", "null"]}));
+}
+
+/// An agent of `provider`/`api_type` with one function tool `f` and `options`.
+fn with_function_and(provider: &str, api_type: &str, options: Value) -> Value {
+    let mut agent = agent(provider, api_type, json!({"tools": [{"kind": "function", "name": "f"}]}));
+    agent["model"]["options"] = options;
+    agent
+}
+
+#[test]
+fn anthropic_server_tools_given_in_additional_properties_follow_the_function_tools() {
+    let server = json!({"type": "web_search_20250305", "name": "web_search", "max_uses": 2});
+    let agent = with_function_and("anthropic", "chat", json!({"additionalProperties": {"tools": [server]}}));
+    let b = body(&agent, user(json!("hi")));
+    let names: Vec<&str> = b["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["f", "web_search"]);
+    assert_eq!(b["tools"][1], server);
+}
+
+#[test]
+fn responses_hosted_tools_given_in_additional_properties_follow_the_function_tools() {
+    let hosted = json!([{"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]}]);
+    let options = json!({"allowMultipleToolCalls": false, "additionalProperties": {"tools": hosted}});
+    let b = body(&with_function_and("openai", "responses", options), user(json!("hi")));
+    let tools = b["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 3);
+    assert_eq!((tools[0]["type"].clone(), tools[0]["name"].clone()), (json!("function"), json!("f")));
+    assert_eq!(tools[1..], hosted.as_array().unwrap()[..]);
+    assert_eq!(b["parallel_tool_calls"], false);
+}
+
+#[test]
+fn given_tools_alone_are_sent_as_the_tools() {
+    let mut agent = agent("openai", "responses", json!({}));
+    agent["model"]["options"] = json!({"additionalProperties": {"tools": [{"type": "web_search"}]}});
+    assert_eq!(body(&agent, user(json!("hi")))["tools"], json!([{"type": "web_search"}]));
+}
+
+#[test]
+fn a_given_tool_named_like_a_function_tool_is_invalid_input() {
+    let cases = [
+        ("anthropic", "chat", json!({"type": "web_search_20250305", "name": "f"})),
+        ("openai", "responses", json!({"type": "custom", "name": "f"})),
+        ("openai", "chat", json!({"type": "function", "function": {"name": "f"}})),
+    ];
+    for (provider, api_type, given) in cases {
+        let options = json!({"additionalProperties": {"tools": [{"type": "web_search"}, given]}});
+        let e = error(&with_function_and(provider, api_type, options), user(json!("hi")));
+        assert_invalid_at(&e, "agent.model.options.additionalProperties.tools[1]");
+    }
+}
+
+#[test]
+fn given_tools_that_are_not_a_list_are_invalid_input() {
+    let options = json!({"additionalProperties": {"tools": {"type": "web_search"}}});
+    let e = error(&with_function_and("openai", "responses", options), user(json!("hi")));
+    assert_invalid_at(&e, "agent.model.options.additionalProperties.tools");
 }

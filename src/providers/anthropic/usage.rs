@@ -1,10 +1,12 @@
 //! Anthropic usage → [`Usage`]. `input_tokens` excludes cached tokens, which are counted apart
 //! as reads (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`): the input
 //! count is all three added up, as other providers count it (docs/design.md, "Streaming").
+//! `output_tokens` already includes the thinking tokens, which
+//! `output_tokens_details.thinking_tokens` gives as the reasoning count.
 
 use crate::json::{read_document, read_object};
 use crate::model::{RawJson, Usage};
-use crate::providers::read_count;
+use crate::providers::{read_count, read_detail_count};
 
 /// The counts of one usage object; a stream restates some of them in `message_delta`.
 #[derive(Default, Clone, Copy, Debug, PartialEq)]
@@ -13,6 +15,8 @@ pub(crate) struct Counts {
     output_tokens: Option<u64>,
     cache_read_input_tokens: Option<u64>,
     cache_creation_input_tokens: Option<u64>,
+    /// `output_tokens_details.thinking_tokens`, the part of `output_tokens` spent thinking.
+    thinking_tokens: Option<u64>,
 }
 
 impl Counts {
@@ -27,6 +31,10 @@ impl Counts {
                     b"output_tokens" => &mut counts.output_tokens,
                     b"cache_read_input_tokens" => &mut counts.cache_read_input_tokens,
                     b"cache_creation_input_tokens" => &mut counts.cache_creation_input_tokens,
+                    b"output_tokens_details" => {
+                        counts.thinking_tokens = read_detail_count(r, b"thinking_tokens")?;
+                        return Ok(());
+                    }
                     _ => return Ok(()),
                 };
                 *slot = read_count(r)?;
@@ -43,6 +51,7 @@ impl Counts {
             output_tokens: later.output_tokens.or(self.output_tokens),
             cache_read_input_tokens: later.cache_read_input_tokens.or(self.cache_read_input_tokens),
             cache_creation_input_tokens: later.cache_creation_input_tokens.or(self.cache_creation_input_tokens),
+            thinking_tokens: later.thinking_tokens.or(self.thinking_tokens),
         }
     }
 
@@ -57,7 +66,7 @@ impl Counts {
             input_tokens: input,
             output_tokens: output,
             total_tokens: input.saturating_add(output),
-            reasoning_tokens: None,
+            reasoning_tokens: self.thinking_tokens,
             cache_read_tokens: self.cache_read_input_tokens,
             cache_write_tokens: self.cache_creation_input_tokens,
             raw: RawJson::from_valid(raw),
