@@ -450,3 +450,31 @@ fn an_error_given_as_a_bare_string_is_an_error_not_invalid_json() {
     assert_eq!(error.message, "model overloaded");
     assert_ne!(error.code.as_deref(), Some("invalid_json"));
 }
+
+/// Mistral and older vLLM send a failure mid-stream as a chunk that is the error itself,
+/// `{object: "error", message, type, code}`: it is the stream's provider error, the text before
+/// it kept; an ordinary chunk with such members beside its choices is no error.
+#[test]
+fn an_error_object_chunk_is_the_stream_s_provider_error() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"content": "Hel"})),
+        json!({"object": "chat.completion.chunk", "message": "m", "type": "t", "code": 1, "detail": "d",
+               "choices": [{"index": 0, "delta": {"content": "lo"}}]}),
+        json!({"object": "error", "message": "The model ran out of KV cache", "type": "InternalServerError",
+               "param": null, "code": 500}),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(m.text, "Hello");
+    assert!(!m.complete);
+    assert_eq!(m.finish_reason, FinishReason::Error);
+    let error = m.error.as_ref().unwrap();
+    assert_eq!(error.message, "The model ran out of KV cache");
+    assert_eq!(
+        (error.provider_type.as_deref(), error.provider_code.as_deref()),
+        (Some("InternalServerError"), Some("500"))
+    );
+    assert_eq!((error.outcome, error.retryable), (Outcome::Determinate, Some(true)));
+    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::Error { .. })).count(), 1);
+    let err = m.result(false).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (llm_wire::ErrorCode::ProviderError, "The model ran out of KV cache"));
+}

@@ -28,8 +28,11 @@ pub(crate) struct Chunk<'a> {
     usage: Option<&'a str>,
     /// Groq puts the last chunk's usage in `x_groq.usage`.
     groq_usage: Option<&'a str>,
-    /// `error`: an object, or a bare message string.
+    /// `error`: an object, or a bare message string; or the chunk itself when it is an error
+    /// (see [`Chunk::body_error`]).
     pub(crate) error: Option<ErrorBody<'a>>,
+    /// FastAPI's `detail`, the message of a body that is an error.
+    detail: Scalar<'a>,
 }
 
 #[derive(Default)]
@@ -103,6 +106,7 @@ pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Ch
         }
         Ok(chunk)
     })
+    .map(|chunk| chunk.body_error(data))
 }
 
 /// The top-level members of a chunk this reader uses: the one list of its keys, which reading
@@ -117,6 +121,7 @@ enum Member {
     Usage,
     XGroq,
     Error,
+    Detail,
 }
 
 impl Member {
@@ -131,6 +136,7 @@ impl Member {
             b"usage" => Member::Usage,
             b"x_groq" => Member::XGroq,
             b"error" => Member::Error,
+            b"detail" => Member::Detail,
             _ => return None,
         })
     }
@@ -170,8 +176,24 @@ impl<'a> Chunk<'a> {
                 })?;
             }
             Member::Error => self.error = ErrorBody::read_field(r)?,
+            Member::Detail => self.detail = ErrorBody::read_message(r)?,
         }
         Ok(())
+    }
+
+    /// The chunk (or body) with its error when it is itself one: `{object: "error", message,
+    /// type, code}` (Mistral, older vLLM), read by the shared error reader; or FastAPI's
+    /// `{"detail": ...}` with no choices. Only these two shapes: an ordinary chunk, whose
+    /// `object` is `chat.completion.chunk` and which has choices, never reads as an error.
+    fn body_error(mut self, data: &'a [u8]) -> Self {
+        if self.error.is_none() {
+            if self.object.as_deref() == Some("error") {
+                self.error = ErrorBody::read_body(data);
+            } else if self.choices.is_empty() && self.detail.0.is_some() {
+                self.error = Some(ErrorBody::of_detail(std::mem::take(&mut self.detail)));
+            }
+        }
+        self
     }
 }
 
@@ -216,7 +238,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
                 Ok(())
             })
         })?;
-        return Ok(chunk);
+        return Ok(chunk.body_error(data));
     }
     let (mut choices_at, mut members) = (None, Vec::new());
     let chunk = read_document(data, |r| {
@@ -246,7 +268,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     if let Some(at) = choices_at.filter(|at| (MIN_PREFIX..=MAX_PREFIX).contains(at)) {
         memo.prefix.extend_from_slice(&data[..at]);
     }
-    Ok(chunk)
+    Ok(chunk.body_error(data))
 }
 
 #[cfg_attr(llw_speed, optimize(speed))]
@@ -407,7 +429,7 @@ impl Chunk<'_> {
     /// here, so that a field added to a chunk cannot be left out of this decision.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<(OnlyText, Span)> {
-        let Chunk { id: _, model: _, provider: _, object, choices, usage, groq_usage, error } = self;
+        let Chunk { id: _, model: _, provider: _, object, choices, usage, groq_usage, error, detail: _ } = self;
         let done = object.as_deref() == Some("chat.completion.done");
         if done || usage.is_some() || groq_usage.is_some() || error.is_some() {
             return None;
