@@ -478,3 +478,36 @@ fn an_error_object_chunk_is_the_stream_s_provider_error() {
     let err = m.result(false).unwrap_err();
     assert_eq!((err.code, err.message.as_str()), (llm_wire::ErrorCode::ProviderError, "The model ran out of KV cache"));
 }
+
+/// The legacy `function_call` (before `tool_calls`) is one tool call: its name opens it, with an
+/// id made from the response id as for Gemini's calls (it has none), and the deltas after it
+/// continue it; `finish_reason: "function_call"` is `tool_calls`. A body gives the same message.
+#[test]
+fn a_legacy_function_call_is_one_tool_call() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": ""}})),
+        chunk(json!({"function_call": {"arguments": "{\"a\""}})),
+        chunk(json!({"function_call": {"arguments": ":1}"}})),
+        finish("function_call"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), [call("call_c1_0", "f", r#"{"a":1}"#)]);
+    assert_eq!(
+        (m.finish_reason, m.raw_finish_reason.as_deref(), m.complete),
+        (FinishReason::ToolCalls, Some("function_call"), true)
+    );
+    let ends: Vec<_> = events.iter().filter(|e| matches!(e, StreamEvent::ToolCallEnd { .. })).collect();
+    assert_eq!(ends.len(), 1);
+
+    let body = json!({"id": "c1", "object": "chat.completion", "model": "m", "choices": [{"index": 0,
+        "message": {"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": "{\"a\":1}"}},
+        "finish_reason": "function_call"}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    let result = llm_wire::process(&llm_wire::Agent::new("m"), body.to_string().as_str()).unwrap();
+    assert_eq!(result, llm_wire::ProcessResult::ToolCalls(m.tool_calls.clone()));
+
+    // Without a response id the id is `call_<n>`.
+    let body = json!({"choices": [{"message": {"function_call": {"name": "g", "arguments": "{}"}}}]});
+    let m = llm_wire::to_message(body.to_string().as_str(), None).unwrap();
+    assert_eq!(calls(&m), [call("call_0", "g", "{}")]);
+}

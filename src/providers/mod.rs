@@ -175,6 +175,16 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
     )
 }
 
+/// The id of a tool call sent without one: `call_<responseId>_<n>`, or `call_<n>` when the
+/// response has no id, `n` counting the choice's calls from 0. The same bytes give the same ids,
+/// and the response id keeps them apart from one turn to the next.
+pub(crate) fn invented_call_id(response_id: Option<&str>, n: usize) -> String {
+    match response_id.filter(|id| !id.is_empty()) {
+        Some(id) => format!("call_{id}_{n}"),
+        None => format!("call_{n}"),
+    }
+}
+
 /// What a format's handler made of one event.
 #[cfg_attr(test, derive(Debug))]
 pub(crate) enum Handled {

@@ -22,7 +22,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome, RawJson, Usage};
 use crate::providers::anthropic::response::minify;
-use crate::providers::{ErrorBody, Handled, Scalar};
+use crate::providers::{invented_call_id, ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 /// One chunk, read whole before any of it is applied. A field of an unexpected kind reads as
@@ -497,7 +497,7 @@ impl GeminiStream {
         self.close_call(at, b)?;
         let id = match call.id.as_deref().filter(|id| !id.is_empty()) {
             Some(id) => Cow::Borrowed(id),
-            None => Cow::Owned(invented_id(self.response_id.as_deref(), self.choices[at].calls)),
+            None => Cow::Owned(invented_call_id(self.response_id.as_deref(), self.choices[at].calls)),
         };
         let call_at = b.begin_tool_call(choice, &id, name, None, None)?;
         b.tool_call_signature(choice, signature)?;
@@ -600,16 +600,6 @@ const THOUGHT: &str = "thought";
 fn raw_part(raw: &[u8]) -> RawJson {
     // The reader validated these bytes as one JSON value, so they are UTF-8.
     RawJson::from_valid(std::str::from_utf8(raw).unwrap_or("null"))
-}
-
-/// The id of a call Gemini sent without one: `call_<responseId>_<n>`, or `call_<n>` when the
-/// response has no id, `n` counting the candidate's calls from 0. The same bytes give the same
-/// ids, and the response id keeps them apart from one turn to the next.
-fn invented_id(response_id: Option<&str>, n: usize) -> String {
-    match response_id {
-        Some(id) => format!("call_{id}_{n}"),
-        None => format!("call_{n}"),
-    }
 }
 
 /// A prompt refused before any candidate (`promptFeedback.blockReason`): a determinate error

@@ -48,7 +48,7 @@ impl Completion<'_> {
                 if position == 0 {
                     extras.refusal = message.refusal.as_deref().map(str::to_owned);
                 }
-                apply_delta(b, index, message)?;
+                apply_delta(b, index, message, body.id.as_deref())?;
             }
             if let Some(raw) = choice.finish_reason.as_deref() {
                 b.finish_reason(index, map_finish_reason(raw), raw)?;

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 use crate::providers::template::{same_bytes, skip_marked, Marked, Span, Template};
-use crate::providers::{ErrorBody, Handled, Scalar};
+use crate::providers::{invented_call_id, ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 /// A chunk, or (with `message` in place of `delta`) a whole `chat.completion` body: the two
@@ -55,6 +55,8 @@ pub(crate) struct Delta<'a> {
     thinking: Marked<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
+    /// The legacy `function_call` (`{name, arguments}`, before `tool_calls`): one call.
+    function_call: Option<ToolCallDelta<'a>>,
     /// OpenRouter's and Vercel AI Gateway's reasoning with its signatures and encrypted data.
     reasoning_details: Vec<Detail<'a>>,
 }
@@ -298,6 +300,12 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"thinking" => delta.thinking = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"reasoning_details" => delta.reasoning_details = read_details(r)?,
+            b"function_call" => {
+                let mut call = ToolCallDelta::default();
+                if read_function(r, &mut call)? {
+                    delta.function_call = Some(call);
+                }
+            }
             b"tool_calls" => {
                 r.array(|r| {
                     let mut call = ToolCallDelta::default();
@@ -306,14 +314,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
                             b"index" => call.index = r.index()?,
                             b"id" => call.id = Scalar::read(r)?,
                             b"function" => {
-                                r.object(|r, key| {
-                                    match key {
-                                        b"name" => call.name = Scalar::read(r)?,
-                                        b"arguments" => call.arguments = Marked::read(r)?,
-                                        _ => {}
-                                    }
-                                    Ok(())
-                                })?;
+                                read_function(r, &mut call)?;
                             }
                             _ => {}
                         }
@@ -330,6 +331,18 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         Ok(())
     })?;
     Ok(found.then_some(delta))
+}
+
+/// A `{name, arguments}` function into `call`; whether it was an object.
+fn read_function<'a>(r: &mut Reader<'a>, call: &mut ToolCallDelta<'a>) -> JsonResult<bool> {
+    r.object(|r, key| {
+        match key {
+            b"name" => call.name = Scalar::read(r)?,
+            b"arguments" => call.arguments = Marked::read(r)?,
+            _ => {}
+        }
+        Ok(())
+    })
 }
 
 /// `reasoning_details`: the entries that are objects (anything else is no entry).
@@ -435,8 +448,18 @@ impl Chunk<'_> {
             return None;
         }
         let [Choice { index, delta: Some(delta), finish_reason }] = choices.as_slice() else { return None };
-        let Delta { content, reasoning_content, reasoning, thinking, refusal, tool_calls, reasoning_details } = delta;
-        if finish_reason.0.is_some() || refusal.0.is_some() || !reasoning_details.is_empty() {
+        let Delta {
+            content,
+            reasoning_content,
+            reasoning,
+            thinking,
+            refusal,
+            tool_calls,
+            function_call,
+            reasoning_details,
+        } = delta;
+        if finish_reason.0.is_some() || refusal.0.is_some() || !reasoning_details.is_empty() || function_call.is_some()
+        {
             return None;
         }
         let index = index.unwrap_or(0);
@@ -508,7 +531,7 @@ impl ChatStream {
         for choice in chunk.choices {
             let index = choice.index.unwrap_or(0);
             if let Some(delta) = choice.delta {
-                apply_delta(b, index, delta)?;
+                apply_delta(b, index, delta, chunk.id.as_deref())?;
             }
             if let Some(raw) = choice.finish_reason.as_deref() {
                 b.finish_reason(index, map_finish_reason(raw), raw)?;
@@ -550,7 +573,14 @@ impl ChatStream {
 }
 
 #[cfg_attr(llw_speed, optimize(speed))]
-pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, mut delta: Delta<'_>) -> Result<()> {
+/// Applies one choice's delta (or a body's message); `response_id` is the chunk's (or body's) id,
+/// which the id of a legacy `function_call` is made from.
+pub(crate) fn apply_delta(
+    b: &mut MessageBuilder,
+    index: u32,
+    mut delta: Delta<'_>,
+    response_id: Option<&str>,
+) -> Result<()> {
     // Gateways restate the details' text in `reasoning`: it counts only when they carry none.
     let details_text = delta
         .reasoning_details
@@ -598,6 +628,14 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, mut delta: Delta<'
             let (id, name) = (call.id.as_deref(), call.name.as_deref());
             b.chat_tool_call(index, list_start, call.index, id, name, call.arguments.text.0)?;
         }
+    }
+    if let Some(call) = delta.function_call {
+        // A named one opens the call, with an id made as for Gemini's calls (it has none); the
+        // deltas after it, with arguments only, continue it (docs/design.md, "Streaming").
+        let count = b.tool_call_count(index)?;
+        let name = call.name.as_deref().filter(|name| !name.is_empty());
+        let id = name.map(|_| invented_call_id(response_id, count));
+        b.chat_tool_call(index, count, None, id.as_deref(), name, call.arguments.text.0)?;
     }
     if let Some(refusal) = delta.refusal.as_deref() {
         b.refusal(index, refusal)?;
