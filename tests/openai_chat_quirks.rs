@@ -511,3 +511,66 @@ fn a_legacy_function_call_is_one_tool_call() {
     let m = llm_wire::to_message(body.to_string().as_str(), None).unwrap();
     assert_eq!(calls(&m), [call("call_0", "g", "{}")]);
 }
+
+/// The text blocks of `m`, each with its citations parsed.
+fn cited_blocks(m: &FinalMessage) -> Vec<(String, Vec<Value>)> {
+    let cited = |c: &llm_wire::model::RawJson| serde_json::from_str::<Value>(c.get()).unwrap();
+    m.content
+        .iter()
+        .filter_map(|b| match b {
+            llm_wire::Block::Text { text, citations, .. } => {
+                Some((text.clone(), citations.iter().flatten().map(cited).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Chat `url_citation` annotations (OpenAI's search models, in the message or with the last
+/// text delta) are the text block's citations, each kept whole, as the Responses annotations
+/// are; the body gives the same message as its stream.
+#[test]
+fn url_citation_annotations_are_the_text_block_s_citations() {
+    let annotation = json!({"type": "url_citation",
+        "url_citation": {"url": "https://example.com", "title": "Example", "start_index": 4, "end_index": 11}});
+    let (m, _) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": "See "})),
+        chunk(json!({"content": "example", "annotations": [annotation]})),
+        finish("stop"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(cited_blocks(&m), [("See example".to_owned(), vec![annotation.clone()])]);
+    let body = json!({"id": "c1", "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+        "message": {"role": "assistant", "content": "See example", "annotations": [annotation]}}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    // An empty list, or one that is not a list, is no citation.
+    for annotations in [json!([]), json!({"type": "url_citation"}), json!(null)] {
+        let body = json!({"choices": [{"message": {"content": "x", "annotations": annotations}}]});
+        let m = llm_wire::to_message(body.to_string().as_str(), None).unwrap();
+        assert_eq!(m.content, [llm_wire::Block::text("x")], "{annotations}");
+    }
+}
+
+/// OpenRouter's web search sends its annotations first, with empty content: they open the text
+/// block the answer then fills (a recorded stream).
+#[test]
+fn openrouter_annotations_before_the_text_cite_the_text_that_follows() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openrouter/pyd-web-search-annotations-stream.sse");
+    let (m, _) = run_with(&[&std::fs::read(path).unwrap()]);
+    let blocks = cited_blocks(&m);
+    assert_eq!(blocks.len(), 1);
+    let (text, citations) = &blocks[0];
+    assert!(text.starts_with("The URL for Pydantic AI's GitHub repository is:"), "{text}");
+    let urls: Vec<_> = citations.iter().map(|c| c["url_citation"]["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        urls,
+        [
+            "https://github.com/pydantic/pydantic-ai",
+            "https://pydantic.dev/pydantic-ai",
+            "https://github.com/pydantic/pydantic-ai/releases/tag/v2.0.0",
+            "https://pydantic.dev/docs/ai/overview/",
+            "https://github.com/pydantic/pydantic-ai/tree/refs/tags/v1.44.0",
+        ]
+    );
+    assert!(citations.iter().all(|c| c["type"] == "url_citation"));
+}

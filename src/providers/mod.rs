@@ -12,9 +12,10 @@ pub(crate) mod template;
 
 use std::borrow::Cow;
 
-use crate::error::ErrorCode;
+use crate::accumulator::MessageBuilder;
+use crate::error::{ErrorCode, Result};
 use crate::json::{read_document, read_object, JsonResult, Kind, Reader};
-use crate::model::{ErrorInfo, Outcome};
+use crate::model::{ErrorInfo, Outcome, RawJson};
 
 /// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
 /// and booleans become their text, and anything else (null, objects, arrays) is `None`. Real
@@ -183,6 +184,15 @@ pub(crate) fn invented_call_id(response_id: Option<&str>, n: usize) -> String {
         Some(id) => format!("call_{id}_{n}"),
         None => format!("call_{n}"),
     }
+}
+
+/// Annotations (a Responses `output_text` part's, a Chat message's `url_citation`s) as citations
+/// of the choice's current text block, each kept as its JSON text.
+pub(crate) fn annotations_as_citations(b: &mut MessageBuilder, choice: u32, annotations: &[&str]) -> Result<()> {
+    for annotation in annotations {
+        b.citation(choice, RawJson::from_valid(annotation))?;
+    }
+    Ok(())
 }
 
 /// What a format's handler made of one event.

@@ -8,10 +8,10 @@ use std::borrow::Cow;
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ReasoningDetail};
 use crate::error::Result;
-use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_document, read_list, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 use crate::providers::template::{same_bytes, skip_marked, Marked, Span, Template};
-use crate::providers::{invented_call_id, ErrorBody, Handled, Scalar};
+use crate::providers::{annotations_as_citations, invented_call_id, ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 /// A chunk, or (with `message` in place of `delta`) a whole `chat.completion` body: the two
@@ -57,6 +57,8 @@ pub(crate) struct Delta<'a> {
     tool_calls: Vec<ToolCallDelta<'a>>,
     /// The legacy `function_call` (`{name, arguments}`, before `tool_calls`): one call.
     function_call: Option<ToolCallDelta<'a>>,
+    /// Each `url_citation` annotation's JSON text (OpenAI's search models, OpenRouter).
+    annotations: Vec<&'a str>,
     /// OpenRouter's and Vercel AI Gateway's reasoning with its signatures and encrypted data.
     reasoning_details: Vec<Detail<'a>>,
 }
@@ -300,6 +302,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"thinking" => delta.thinking = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"reasoning_details" => delta.reasoning_details = read_details(r)?,
+            b"annotations" if r.peek()? == Kind::Array => delta.annotations = read_list(r, Reader::raw)?,
             b"function_call" => {
                 let mut call = ToolCallDelta::default();
                 if read_function(r, &mut call)? {
@@ -456,10 +459,11 @@ impl Chunk<'_> {
             refusal,
             tool_calls,
             function_call,
+            annotations,
             reasoning_details,
         } = delta;
-        if finish_reason.0.is_some() || refusal.0.is_some() || !reasoning_details.is_empty() || function_call.is_some()
-        {
+        let more = !reasoning_details.is_empty() || function_call.is_some() || !annotations.is_empty();
+        if finish_reason.0.is_some() || refusal.0.is_some() || more {
             return None;
         }
         let index = index.unwrap_or(0);
@@ -622,6 +626,8 @@ pub(crate) fn apply_delta(
         }
         Content::None => {}
     }
+    // After the text they point into, so that they are that text block's citations.
+    annotations_as_citations(b, index, &delta.annotations)?;
     if !delta.tool_calls.is_empty() {
         let list_start = b.tool_call_count(index)?;
         for call in delta.tool_calls {
