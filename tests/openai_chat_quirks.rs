@@ -574,3 +574,25 @@ fn openrouter_annotations_before_the_text_cite_the_text_that_follows() {
     );
     assert!(citations.iter().all(|c| c["type"] == "url_citation"));
 }
+
+/// An audio answer (`modalities: ["text", "audio"]`) has null content: its `audio.transcript`
+/// is the text, streamed in pieces beside the audio data, or whole in a body, where `process`
+/// returns it.
+#[test]
+fn an_audio_answer_s_transcript_is_its_text() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": null, "audio": {"id": "audio_1", "transcript": "Hello"}})),
+        chunk(json!({"audio": {"transcript": " there"}})),
+        chunk(json!({"audio": {"data": "UklGRg=="}})),
+        chunk(json!({"audio": {"id": "audio_1", "expires_at": 1729018505}})),
+        finish("stop"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!((m.text.as_str(), m.complete), ("Hello there", true));
+    let body = json!({"id": "c1", "model": "m", "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": null, "refusal": null,
+        "audio": {"id": "audio_1", "data": "UklGRg==", "expires_at": 1729018505, "transcript": "Hello there"}}}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    let result = llm_wire::process(&llm_wire::Agent::new("m"), body.to_string().as_str()).unwrap();
+    assert_eq!(result, llm_wire::ProcessResult::Text("Hello there".into()));
+}

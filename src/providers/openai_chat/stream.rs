@@ -57,6 +57,9 @@ pub(crate) struct Delta<'a> {
     tool_calls: Vec<ToolCallDelta<'a>>,
     /// The legacy `function_call` (`{name, arguments}`, before `tool_calls`): one call.
     function_call: Option<ToolCallDelta<'a>>,
+    /// `audio.transcript`: the words of an audio answer (`modalities: ["audio"]`), whose content
+    /// is null.
+    transcript: Scalar<'a>,
     /// Each `url_citation` annotation's JSON text (OpenAI's search models, OpenRouter).
     annotations: Vec<&'a str>,
     /// OpenRouter's and Vercel AI Gateway's reasoning with its signatures and encrypted data.
@@ -303,6 +306,14 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"reasoning_details" => delta.reasoning_details = read_details(r)?,
             b"annotations" if r.peek()? == Kind::Array => delta.annotations = read_list(r, Reader::raw)?,
+            b"audio" => {
+                r.object(|r, key| {
+                    if key == b"transcript" {
+                        delta.transcript = Scalar::read(r)?;
+                    }
+                    Ok(())
+                })?;
+            }
             b"function_call" => {
                 let mut call = ToolCallDelta::default();
                 if read_function(r, &mut call)? {
@@ -459,10 +470,14 @@ impl Chunk<'_> {
             refusal,
             tool_calls,
             function_call,
+            transcript,
             annotations,
             reasoning_details,
         } = delta;
-        let more = !reasoning_details.is_empty() || function_call.is_some() || !annotations.is_empty();
+        let more = !reasoning_details.is_empty()
+            || function_call.is_some()
+            || transcript.0.is_some()
+            || !annotations.is_empty();
         if finish_reason.0.is_some() || refusal.0.is_some() || more {
             return None;
         }
@@ -625,6 +640,10 @@ pub(crate) fn apply_delta(
             }
         }
         Content::None => {}
+    }
+    // The text of an audio answer, which has no content beside it (docs/design.md, "Streaming").
+    if let Some(transcript) = delta.transcript.0 {
+        b.tagged_content_taking(index, transcript)?;
     }
     // After the text they point into, so that they are that text block's citations.
     annotations_as_citations(b, index, &delta.annotations)?;
