@@ -452,3 +452,149 @@ fn an_error_given_as_a_bare_string_is_an_error_not_invalid_json() {
     assert_eq!(error.message, "model overloaded");
     assert_ne!(error.code.as_deref(), Some("invalid_json"));
 }
+
+/// Mistral and older vLLM send a failure mid-stream as a chunk that is the error itself,
+/// `{object: "error", message, type, code}`: it is the stream's provider error, the text before
+/// it kept; an ordinary chunk with such members beside its choices is no error.
+#[test]
+fn an_error_object_chunk_is_the_stream_s_provider_error() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"content": "Hel"})),
+        json!({"object": "chat.completion.chunk", "message": "m", "type": "t", "code": 1, "detail": "d",
+               "choices": [{"index": 0, "delta": {"content": "lo"}}]}),
+        json!({"object": "error", "message": "The model ran out of KV cache", "type": "InternalServerError",
+               "param": null, "code": 500}),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(m.text, "Hello");
+    assert!(!m.complete);
+    assert_eq!(m.finish_reason, FinishReason::Error);
+    let error = m.error.as_ref().unwrap();
+    assert_eq!(error.message, "The model ran out of KV cache");
+    assert_eq!(
+        (error.provider_type.as_deref(), error.provider_code.as_deref()),
+        (Some("InternalServerError"), Some("500"))
+    );
+    assert_eq!((error.outcome, error.retryable), (Outcome::Determinate, Some(true)));
+    assert_eq!(events.iter().filter(|e| matches!(e, StreamEvent::Error { .. })).count(), 1);
+    let err = m.result(false).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (llm_wire::ErrorCode::ProviderError, "The model ran out of KV cache"));
+}
+
+/// The legacy `function_call` (before `tool_calls`) is one tool call: its name opens it, with an
+/// id made from the response id as for Gemini's calls (it has none), and the deltas after it
+/// continue it; `finish_reason: "function_call"` is `tool_calls`. A body gives the same message.
+#[test]
+fn a_legacy_function_call_is_one_tool_call() {
+    let (m, events) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": ""}})),
+        chunk(json!({"function_call": {"arguments": "{\"a\""}})),
+        chunk(json!({"function_call": {"arguments": ":1}"}})),
+        finish("function_call"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(calls(&m), [call("call_c1_0", "f", r#"{"a":1}"#)]);
+    assert_eq!(
+        (m.finish_reason, m.raw_finish_reason.as_deref(), m.complete),
+        (FinishReason::ToolCalls, Some("function_call"), true)
+    );
+    let ends: Vec<_> = events.iter().filter(|e| matches!(e, StreamEvent::ToolCallEnd { .. })).collect();
+    assert_eq!(ends.len(), 1);
+
+    let body = json!({"id": "c1", "object": "chat.completion", "model": "m", "choices": [{"index": 0,
+        "message": {"role": "assistant", "content": null, "function_call": {"name": "f", "arguments": "{\"a\":1}"}},
+        "finish_reason": "function_call"}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    let result = llm_wire::process(&llm_wire::Agent::new("m"), body.to_string().as_str()).unwrap();
+    assert_eq!(result, llm_wire::ProcessResult::ToolCalls(m.tool_calls.clone()));
+
+    // Without a response id the id is `call_<n>`.
+    let body = json!({"choices": [{"message": {"function_call": {"name": "g", "arguments": "{}"}}}]});
+    let m = llm_wire::to_message(body.to_string().as_str(), None).unwrap();
+    assert_eq!(calls(&m), [call("call_0", "g", "{}")]);
+}
+
+/// The text blocks of `m`, each with its citations parsed.
+fn cited_blocks(m: &FinalMessage) -> Vec<(String, Vec<Value>)> {
+    let cited = |c: &llm_wire::model::RawJson| serde_json::from_str::<Value>(c.get()).unwrap();
+    m.content
+        .iter()
+        .filter_map(|b| match b {
+            llm_wire::Block::Text { text, citations, .. } => {
+                Some((text.clone(), citations.iter().flatten().map(cited).collect()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Chat `url_citation` annotations (OpenAI's search models, in the message or with the last
+/// text delta) are the text block's citations, each kept whole, as the Responses annotations
+/// are; the body gives the same message as its stream.
+#[test]
+fn url_citation_annotations_are_the_text_block_s_citations() {
+    let annotation = json!({"type": "url_citation",
+        "url_citation": {"url": "https://example.com", "title": "Example", "start_index": 4, "end_index": 11}});
+    let (m, _) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": "See "})),
+        chunk(json!({"content": "example", "annotations": [annotation]})),
+        finish("stop"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!(cited_blocks(&m), [("See example".to_owned(), vec![annotation.clone()])]);
+    let body = json!({"id": "c1", "model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+        "message": {"role": "assistant", "content": "See example", "annotations": [annotation]}}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    // An empty list, or one that is not a list, is no citation.
+    for annotations in [json!([]), json!({"type": "url_citation"}), json!(null)] {
+        let body = json!({"choices": [{"message": {"content": "x", "annotations": annotations}}]});
+        let m = llm_wire::to_message(body.to_string().as_str(), None).unwrap();
+        assert_eq!(m.content, [llm_wire::Block::text("x")], "{annotations}");
+    }
+}
+
+/// OpenRouter's web search sends its annotations first, with empty content: they open the text
+/// block the answer then fills (a recorded stream).
+#[test]
+fn openrouter_annotations_before_the_text_cite_the_text_that_follows() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openrouter/pyd-web-search-annotations-stream.sse");
+    let (m, _) = run_with(&[&std::fs::read(path).unwrap()]);
+    let blocks = cited_blocks(&m);
+    assert_eq!(blocks.len(), 1);
+    let (text, citations) = &blocks[0];
+    assert!(text.starts_with("The URL for Pydantic AI's GitHub repository is:"), "{text}");
+    let urls: Vec<_> = citations.iter().map(|c| c["url_citation"]["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        urls,
+        [
+            "https://github.com/pydantic/pydantic-ai",
+            "https://pydantic.dev/pydantic-ai",
+            "https://github.com/pydantic/pydantic-ai/releases/tag/v2.0.0",
+            "https://pydantic.dev/docs/ai/overview/",
+            "https://github.com/pydantic/pydantic-ai/tree/refs/tags/v1.44.0",
+        ]
+    );
+    assert!(citations.iter().all(|c| c["type"] == "url_citation"));
+}
+
+/// An audio answer (`modalities: ["text", "audio"]`) has null content: its `audio.transcript`
+/// is the text, streamed in pieces beside the audio data, or whole in a body, where `process`
+/// returns it.
+#[test]
+fn an_audio_answer_s_transcript_is_its_text() {
+    let (m, _) = run(&sse(&[
+        chunk(json!({"role": "assistant", "content": null, "audio": {"id": "audio_1", "transcript": "Hello"}})),
+        chunk(json!({"audio": {"transcript": " there"}})),
+        chunk(json!({"audio": {"data": "UklGRg=="}})),
+        chunk(json!({"audio": {"id": "audio_1", "expires_at": 1729018505}})),
+        finish("stop"),
+        json!("[DONE]"),
+    ]));
+    assert_eq!((m.text.as_str(), m.complete), ("Hello there", true));
+    let body = json!({"id": "c1", "model": "m", "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": null, "refusal": null,
+        "audio": {"id": "audio_1", "data": "UklGRg==", "expires_at": 1729018505, "transcript": "Hello there"}}}]});
+    assert_eq!(llm_wire::to_message(body.to_string().as_str(), None).unwrap(), m);
+    let result = llm_wire::process(&llm_wire::Agent::new("m"), body.to_string().as_str()).unwrap();
+    assert_eq!(result, llm_wire::ProcessResult::Text("Hello there".into()));
+}

@@ -48,6 +48,10 @@ fn cases() -> Vec<(&'static str, Agent, String, Vec<u8>, ProviderDetail)> {
         retryable,
     };
     let chat_error = json!({"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"});
+    let mistral_error = json!({"object": "error", "message": "Service tier capacity exceeded",
+                               "type": "service_tier_capacity_exceeded", "param": null, "code": "3505"});
+    let vllm_error = json!({"object": "error", "message": "overloaded", "type": "ServiceUnavailableError",
+                            "param": null, "code": 503});
     let anthropic_error = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
     let failed = json!({"object": "response", "status": "failed", "output": [],
                         "error": {"code": "server_error", "message": "The server had an error"}});
@@ -65,6 +69,24 @@ fn cases() -> Vec<(&'static str, Agent, String, Vec<u8>, ProviderDetail)> {
                 ("", json!({"error": chat_error})),
             ]),
             detail(Some("requests"), Some("rate_limit_exceeded"), true),
+        ),
+        (
+            // Mistral and older vLLM: the body (and the stream's chunk) is the error itself.
+            "chat error object (mistral)",
+            agent("mistral", "chat"),
+            mistral_error.to_string(),
+            sse(&[
+                ("", json!({"id": "c", "choices": [{"index": 0, "delta": {"content": "Hi"}}]})),
+                ("", mistral_error.clone()),
+            ]),
+            detail(Some("service_tier_capacity_exceeded"), Some("3505"), true),
+        ),
+        (
+            "chat error object (vllm)",
+            agent("vllm", "chat"),
+            vllm_error.to_string(),
+            sse(&[("", vllm_error.clone())]),
+            detail(Some("ServiceUnavailableError"), Some("503"), true),
         ),
         (
             "anthropic",
@@ -223,6 +245,65 @@ fn an_aws_error_body_without_an_agent_is_a_bedrock_provider_error() {
         let err = llm_wire::to_message(body.to_string().as_str(), None).unwrap_err();
         assert_eq!(err.code, ErrorCode::EmptyResponse, "{body}: read as Chat");
     }
+}
+
+/// A Chat-compatible body that is the error itself is a `provider_error`, with or without an
+/// agent: `{object: "error", message, type, code}` (a message that is not a string kept as its
+/// JSON text, as Mistral's validation errors have it) and FastAPI's `{"detail": ...}`.
+#[test]
+fn a_chat_body_that_is_an_error_object_is_a_provider_error() {
+    // (body, message, type, code)
+    let cases = [
+        (
+            json!({"object": "error", "message": "Invalid model: x", "type": "invalid_model", "param": null,
+                   "code": "1500"}),
+            "Invalid model: x".to_owned(),
+            Some("invalid_model"),
+            Some("1500"),
+        ),
+        (
+            json!({"object": "error", "message": {"detail": [{"type": "extra_forbidden", "msg": "Extra inputs"}]},
+                   "type": "invalid_request_error", "param": null, "code": null}),
+            json!({"detail": [{"type": "extra_forbidden", "msg": "Extra inputs"}]}).to_string(),
+            Some("invalid_request_error"),
+            None,
+        ),
+        (json!({"detail": "Not Found"}), "Not Found".to_owned(), None, None),
+        (
+            json!({"detail": [{"loc": ["body"], "msg": "field required"}]}),
+            r#"[{"loc":["body"],"msg":"field required"}]"#.to_owned(),
+            None,
+            None,
+        ),
+    ];
+    for (body, message, kind, code) in cases {
+        let text = body.to_string();
+        let err = process(&agent("vllm", "chat"), text.as_str()).unwrap_err();
+        assert_eq!((err.code, err.message.as_str()), (ErrorCode::ProviderError, message.as_str()), "{body}");
+        let detail = err.provider.as_deref().unwrap();
+        assert_eq!((detail.kind.as_deref(), detail.code.as_deref()), (kind, code), "{body}");
+        // Mistral's own codes (`1500`) are no HTTP status: nothing here says to retry.
+        assert!(!detail.retryable, "{body}");
+        assert_eq!(llm_wire::to_message(text.as_str(), None).unwrap_err(), err, "{body}: without an agent");
+    }
+}
+
+/// Only those shapes are errors: an ordinary body or chunk with a `message`, `type`, `code` or
+/// `detail` member beside its choices, or an `object` other than `error`, is read as it is.
+#[test]
+fn an_ordinary_chat_body_is_never_read_as_an_error_object() {
+    let choices = json!([{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]);
+    for body in [
+        json!({"object": "chat.completion", "message": "m", "type": "t", "code": 1, "choices": choices}),
+        json!({"detail": "d", "choices": choices}),
+        json!({"object": "error2", "message": "m", "choices": choices}),
+    ] {
+        let message = llm_wire::to_message(body.to_string().as_str(), Some(&agent("vllm", "chat"))).unwrap();
+        assert_eq!((message.text.as_str(), message.error.is_none()), ("Hi", true), "{body}");
+    }
+    // Without choices and not an error, it is still a body without choices.
+    let err = process(&agent("vllm", "chat"), r#"{"object":"chat.completion","message":"m"}"#).unwrap_err();
+    assert_eq!(err.code, ErrorCode::EmptyResponse);
 }
 
 /// A stream whose bytes stop before its end, with no error, is not an answer: `result()` throws

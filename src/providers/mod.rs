@@ -12,9 +12,10 @@ pub(crate) mod template;
 
 use std::borrow::Cow;
 
-use crate::error::ErrorCode;
-use crate::json::{read_object, JsonResult, Kind, Reader};
-use crate::model::{ErrorInfo, Outcome};
+use crate::accumulator::MessageBuilder;
+use crate::error::{ErrorCode, Result};
+use crate::json::{read_document, read_object, JsonResult, Kind, Reader};
+use crate::model::{ErrorInfo, Outcome, RawJson};
 
 /// A JSON scalar read leniently as text: strings borrow from the input where they can, numbers
 /// and booleans become their text, and anything else (null, objects, arrays) is `None`. Real
@@ -66,7 +67,8 @@ pub(crate) fn read_count(r: &mut Reader<'_>) -> JsonResult<Option<u64>> {
     Ok(value.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v as u64))
 }
 
-/// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it.
+/// `{message, type, code}` as OpenAI-compatible servers (and Anthropic, nested) send it, inside
+/// an `error` member or as the whole body.
 #[derive(Debug, Default)]
 #[cfg_attr(test, derive(PartialEq))]
 pub(crate) struct ErrorBody<'a> {
@@ -87,17 +89,38 @@ impl<'a> ErrorBody<'a> {
         Self::read(r)
     }
 
+    /// A body that is the error itself, `{object: "error", message, type, code}` (Mistral, older
+    /// vLLM and other OpenAI-compatible servers), whose `object` was found to be `"error"`.
+    pub(crate) fn read_body(data: &'a [u8]) -> Option<Self> {
+        read_document(data, Self::read).ok().flatten()
+    }
+
+    /// A FastAPI `{"detail": ...}` body (a server's route or validation error, as vLLM's
+    /// unknown paths give): the detail is the message.
+    pub(crate) fn of_detail(detail: Scalar<'a>) -> Self {
+        ErrorBody { message: detail, ..ErrorBody::default() }
+    }
+
     /// An `{message, type, code}` object, or `None` (the value skipped) when it is not one.
     pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Option<Self>> {
         read_object(r, |body: &mut ErrorBody<'a>, r, key| {
             match key {
-                b"message" => body.message = Scalar::read(r)?,
+                b"message" => body.message = Self::read_message(r)?,
                 b"type" => body.kind = Scalar::read(r)?,
                 b"code" => body.code = Scalar::read(r)?,
                 _ => {}
             }
             Ok(())
         })
+    }
+
+    /// A message: a scalar read leniently, or the JSON text of an object or a list (Mistral's
+    /// validation errors are `{"detail": [...]}` there), so that what the server said is kept.
+    pub(crate) fn read_message(r: &mut Reader<'a>) -> JsonResult<Scalar<'a>> {
+        match r.peek()? {
+            Kind::Object | Kind::Array => Ok(Scalar(Some(Cow::Borrowed(r.raw()?)))),
+            _ => Scalar::read(r),
+        }
     }
 
     /// The error as a stream error: the provider's message and code (its type when it has no
@@ -119,8 +142,9 @@ impl<'a> ErrorBody<'a> {
 /// Whether an error type or code names a transient condition (overload, rate limit, server).
 pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
     let Some(value) = kind_or_code else { return false };
+    // A number is an HTTP status only in its range: Mistral's own codes (`1500`, `3505`) are not.
     if let Ok(status) = value.parse::<u16>() {
-        return status == 408 || status == 409 || status == 429 || status >= 500;
+        return matches!(status, 408 | 409 | 429 | 500..=599);
     }
     matches!(
         value,
@@ -133,6 +157,8 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "service_unavailable_error"
             | "rate_limit_error"
             | "rate_limit_exceeded"
+            // Mistral's 429 when its capacity for the model is used up.
+            | "service_tier_capacity_exceeded"
             | "timeout"
             | "timeout_error"
             // Google's status names for 503, 429, 500 and 504, for an error without its HTTP code.
@@ -148,6 +174,15 @@ pub(crate) fn is_retryable(kind_or_code: Option<&str>) -> bool {
             | "modelNotReadyException"
             | "modelTimeoutException"
     )
+}
+
+/// Annotations (a Responses `output_text` part's, a Chat message's `url_citation`s) as citations
+/// of the choice's current text block, each kept as its JSON text.
+pub(crate) fn annotations_as_citations(b: &mut MessageBuilder, choice: u32, annotations: &[&str]) -> Result<()> {
+    for annotation in annotations {
+        b.citation(choice, RawJson::from_valid(annotation))?;
+    }
+    Ok(())
 }
 
 /// What a format's handler made of one event.

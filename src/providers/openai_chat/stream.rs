@@ -8,10 +8,10 @@ use std::borrow::Cow;
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ReasoningDetail};
 use crate::error::Result;
-use crate::json::{read_document, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
+use crate::json::{read_document, read_list, resume_document, value_at, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome};
 use crate::providers::template::{same_bytes, skip_marked, Marked, Span, Template};
-use crate::providers::{ErrorBody, Handled, Scalar};
+use crate::providers::{annotations_as_citations, ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 /// A chunk, or (with `message` in place of `delta`) a whole `chat.completion` body: the two
@@ -28,8 +28,11 @@ pub(crate) struct Chunk<'a> {
     usage: Option<&'a str>,
     /// Groq puts the last chunk's usage in `x_groq.usage`.
     groq_usage: Option<&'a str>,
-    /// `error`: an object, or a bare message string.
+    /// `error`: an object, or a bare message string; or the chunk itself when it is an error
+    /// (see [`Chunk::body_error`]).
     pub(crate) error: Option<ErrorBody<'a>>,
+    /// FastAPI's `detail`, the message of a body that is an error.
+    detail: Scalar<'a>,
 }
 
 #[derive(Default)]
@@ -52,6 +55,13 @@ pub(crate) struct Delta<'a> {
     thinking: Marked<'a>,
     pub(crate) refusal: Scalar<'a>,
     tool_calls: Vec<ToolCallDelta<'a>>,
+    /// The legacy `function_call` (`{name, arguments}`, before `tool_calls`): one call.
+    function_call: Option<ToolCallDelta<'a>>,
+    /// `audio.transcript`: the words of an audio answer (`modalities: ["audio"]`), whose content
+    /// is null.
+    transcript: Scalar<'a>,
+    /// Each `url_citation` annotation's JSON text (OpenAI's search models, OpenRouter).
+    annotations: Vec<&'a str>,
     /// OpenRouter's and Vercel AI Gateway's reasoning with its signatures and encrypted data.
     reasoning_details: Vec<Detail<'a>>,
 }
@@ -103,6 +113,7 @@ pub(crate) fn read_chunk<'a>(data: &'a [u8], choice_key: &[u8]) -> JsonResult<Ch
         }
         Ok(chunk)
     })
+    .map(|chunk| chunk.body_error(data))
 }
 
 /// The top-level members of a chunk this reader uses: the one list of its keys, which reading
@@ -117,6 +128,7 @@ enum Member {
     Usage,
     XGroq,
     Error,
+    Detail,
 }
 
 impl Member {
@@ -131,6 +143,7 @@ impl Member {
             b"usage" => Member::Usage,
             b"x_groq" => Member::XGroq,
             b"error" => Member::Error,
+            b"detail" => Member::Detail,
             _ => return None,
         })
     }
@@ -170,8 +183,24 @@ impl<'a> Chunk<'a> {
                 })?;
             }
             Member::Error => self.error = ErrorBody::read_field(r)?,
+            Member::Detail => self.detail = ErrorBody::read_message(r)?,
         }
         Ok(())
+    }
+
+    /// The chunk (or body) with its error when it is itself one: `{object: "error", message,
+    /// type, code}` (Mistral, older vLLM), read by the shared error reader; or FastAPI's
+    /// `{"detail": ...}` with no choices. Only these two shapes: an ordinary chunk, whose
+    /// `object` is `chat.completion.chunk` and which has choices, never reads as an error.
+    fn body_error(mut self, data: &'a [u8]) -> Self {
+        if self.error.is_none() {
+            if self.object.as_deref() == Some("error") {
+                self.error = ErrorBody::read_body(data);
+            } else if self.choices.is_empty() && self.detail.0.is_some() {
+                self.error = Some(ErrorBody::of_detail(std::mem::take(&mut self.detail)));
+            }
+        }
+        self
     }
 }
 
@@ -216,7 +245,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
                 Ok(())
             })
         })?;
-        return Ok(chunk);
+        return Ok(chunk.body_error(data));
     }
     let (mut choices_at, mut members) = (None, Vec::new());
     let chunk = read_document(data, |r| {
@@ -246,7 +275,7 @@ fn read_stream_chunk<'a>(data: &'a [u8], memo: &mut PrefixMemo, skipped: &mut Ve
     if let Some(at) = choices_at.filter(|at| (MIN_PREFIX..=MAX_PREFIX).contains(at)) {
         memo.prefix.extend_from_slice(&data[..at]);
     }
-    Ok(chunk)
+    Ok(chunk.body_error(data))
 }
 
 #[cfg_attr(llw_speed, optimize(speed))]
@@ -276,6 +305,21 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
             b"thinking" => delta.thinking = Marked::read(r)?,
             b"refusal" => delta.refusal = Scalar::read(r)?,
             b"reasoning_details" => delta.reasoning_details = read_details(r)?,
+            b"annotations" if r.peek()? == Kind::Array => delta.annotations = read_list(r, Reader::raw)?,
+            b"audio" => {
+                r.object(|r, key| {
+                    if key == b"transcript" {
+                        delta.transcript = Scalar::read(r)?;
+                    }
+                    Ok(())
+                })?;
+            }
+            b"function_call" => {
+                let mut call = ToolCallDelta::default();
+                if read_function(r, &mut call)? {
+                    delta.function_call = Some(call);
+                }
+            }
             b"tool_calls" => {
                 r.array(|r| {
                     let mut call = ToolCallDelta::default();
@@ -284,14 +328,7 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
                             b"index" => call.index = r.index()?,
                             b"id" => call.id = Scalar::read(r)?,
                             b"function" => {
-                                r.object(|r, key| {
-                                    match key {
-                                        b"name" => call.name = Scalar::read(r)?,
-                                        b"arguments" => call.arguments = Marked::read(r)?,
-                                        _ => {}
-                                    }
-                                    Ok(())
-                                })?;
+                                read_function(r, &mut call)?;
                             }
                             _ => {}
                         }
@@ -308,6 +345,18 @@ fn read_delta<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Delta<'a>>> {
         Ok(())
     })?;
     Ok(found.then_some(delta))
+}
+
+/// A `{name, arguments}` function into `call`; whether it was an object.
+fn read_function<'a>(r: &mut Reader<'a>, call: &mut ToolCallDelta<'a>) -> JsonResult<bool> {
+    r.object(|r, key| {
+        match key {
+            b"name" => call.name = Scalar::read(r)?,
+            b"arguments" => call.arguments = Marked::read(r)?,
+            _ => {}
+        }
+        Ok(())
+    })
 }
 
 /// `reasoning_details`: the entries that are objects (anything else is no entry).
@@ -407,14 +456,29 @@ impl Chunk<'_> {
     /// here, so that a field added to a chunk cannot be left out of this decision.
     #[cfg_attr(llw_speed, optimize(speed))]
     fn only_text(&self) -> Option<(OnlyText, Span)> {
-        let Chunk { id: _, model: _, provider: _, object, choices, usage, groq_usage, error } = self;
+        let Chunk { id: _, model: _, provider: _, object, choices, usage, groq_usage, error, detail: _ } = self;
         let done = object.as_deref() == Some("chat.completion.done");
         if done || usage.is_some() || groq_usage.is_some() || error.is_some() {
             return None;
         }
         let [Choice { index, delta: Some(delta), finish_reason }] = choices.as_slice() else { return None };
-        let Delta { content, reasoning_content, reasoning, thinking, refusal, tool_calls, reasoning_details } = delta;
-        if finish_reason.0.is_some() || refusal.0.is_some() || !reasoning_details.is_empty() {
+        let Delta {
+            content,
+            reasoning_content,
+            reasoning,
+            thinking,
+            refusal,
+            tool_calls,
+            function_call,
+            transcript,
+            annotations,
+            reasoning_details,
+        } = delta;
+        let more = !reasoning_details.is_empty()
+            || function_call.is_some()
+            || transcript.0.is_some()
+            || !annotations.is_empty();
+        if finish_reason.0.is_some() || refusal.0.is_some() || more {
             return None;
         }
         let index = index.unwrap_or(0);
@@ -570,12 +634,26 @@ pub(crate) fn apply_delta(b: &mut MessageBuilder, index: u32, mut delta: Delta<'
         }
         Content::None => {}
     }
+    // The text of an audio answer, which has no content beside it (docs/design.md, "Streaming").
+    if let Some(transcript) = delta.transcript.0 {
+        b.tagged_content_taking(index, transcript)?;
+    }
+    // After the text they point into, so that they are that text block's citations.
+    annotations_as_citations(b, index, &delta.annotations)?;
     if !delta.tool_calls.is_empty() {
         let list_start = b.tool_call_count(index)?;
         for call in delta.tool_calls {
             let (id, name) = (call.id.as_deref(), call.name.as_deref());
             b.chat_tool_call(index, list_start, call.index, id, name, call.arguments.text.0)?;
         }
+    }
+    if let Some(call) = delta.function_call {
+        // A named one opens the call, which has no id (the builder invents one, as for any call
+        // without); the deltas after it, with arguments only, continue it (docs/design.md,
+        // "Streaming").
+        let count = b.tool_call_count(index)?;
+        let name = call.name.as_deref().filter(|name| !name.is_empty());
+        b.chat_tool_call(index, count, None, None, name, call.arguments.text.0)?;
     }
     if let Some(refusal) = delta.refusal.as_deref() {
         b.refusal(index, refusal)?;

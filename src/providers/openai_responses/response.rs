@@ -12,7 +12,7 @@ use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader}
 use crate::model::RawJson;
 use crate::process::errors::provider_error;
 use crate::process::read_body;
-use crate::providers::{ErrorBody, Scalar};
+use crate::providers::{annotations_as_citations, ErrorBody, Scalar};
 
 /// A non-streamed Responses body. A field of the wrong kind reads as absent rather than refusing
 /// the body (`output` not a list, `incomplete_details` not an object); a repeated key keeps its
@@ -254,9 +254,7 @@ impl Item<'_> {
             }
             b.break_block(0);
             b.text(0, part.text.as_deref().unwrap_or(""))?;
-            for annotation in part.annotations.as_deref().unwrap_or_default() {
-                b.citation(0, RawJson::from_valid(annotation))?;
-            }
+            annotations_as_citations(b, 0, part.annotations.as_deref().unwrap_or_default())?;
         }
         Ok(refusal)
     }

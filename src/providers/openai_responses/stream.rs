@@ -14,7 +14,7 @@ use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
 use crate::model::RawJson;
-use crate::providers::{ErrorBody, Handled, Scalar};
+use crate::providers::{annotations_as_citations, ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
 /// One event, read whole before anything is applied.
@@ -485,9 +485,7 @@ impl ResponsesStream {
                             if fresh {
                                 b.text(0, part.text.as_deref().unwrap_or(""))?;
                             }
-                            for annotation in part.annotations.as_deref().unwrap_or_default() {
-                                b.citation(0, RawJson::from_valid(annotation))?;
-                            }
+                            annotations_as_citations(b, 0, part.annotations.as_deref().unwrap_or_default())?;
                         }
                     }
                 }
