@@ -9,7 +9,7 @@ use std::collections::btree_map::{self, Entry};
 use std::collections::BTreeMap;
 
 use super::response::{Incomplete, Item};
-use super::{convert_usage, map_status};
+use super::{convert_usage, end_response};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
@@ -269,7 +269,7 @@ impl ResponsesStream {
                 if let Some(r) = e.response {
                     let status = r.status.as_deref().unwrap_or(status);
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-                    b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
+                    end_response(b, status, reason, self.has_calls, None)?;
                     if let Some(usage) = r.usage.and_then(convert_usage) {
                         b.set_usage(usage)?;
                     }
@@ -277,14 +277,13 @@ impl ResponsesStream {
                 b.end_all_choices()?;
                 b.done();
             }
+            // Failed with or without the response's `error`, as its body is.
             Kind::Failed => {
-                if let Some(r) = e.response {
-                    if let Some(error) = r.error {
-                        b.error(error.info())?;
-                    }
-                    if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage)?;
-                    }
+                let response = e.response.unwrap_or_default();
+                let error = response.error.map(|error| error.info());
+                end_response(b, "failed", None, self.has_calls, error)?;
+                if let Some(usage) = response.usage.and_then(convert_usage) {
+                    b.set_usage(usage)?;
                 }
                 b.end_all_choices()?;
             }

@@ -1,0 +1,118 @@
+//! OpenAI Responses rules that no recorded fixture covers, body and stream together: every
+//! stream is checked at every cut and one byte at a time, and against the body of the same
+//! response where there is one.
+#![cfg(not(target_arch = "wasm32"))]
+
+use llm_wire::{
+    process, to_message, Accumulator, AccumulatorOptions, Agent, ErrorCode, FinalMessage, FinishReason, Format,
+    Outcome, ProcessResult,
+};
+use serde_json::{json, Value};
+
+fn once(pieces: &[&[u8]]) -> FinalMessage {
+    let mut acc = Accumulator::new(AccumulatorOptions { format: Format::OpenAiResponses, ..Default::default() });
+    for p in pieces {
+        acc.push(p).unwrap();
+    }
+    acc.finish()
+}
+
+/// The final message of these events (each named by its `type`), the same at every cut and
+/// byte by byte.
+fn stream(events: &[Value]) -> FinalMessage {
+    let body: String =
+        events.iter().map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap())).collect();
+    let body = body.as_bytes();
+    let whole = once(&[body]);
+    for cut in 0..=body.len() {
+        let (a, b) = body.split_at(cut);
+        assert_eq!(once(&[a, b]), whole, "differs when cut at byte {cut}");
+    }
+    let bytes: Vec<&[u8]> = body.chunks(1).collect();
+    assert_eq!(once(&bytes), whole, "differs byte by byte");
+    whole
+}
+
+fn agent() -> Agent {
+    let mut agent = Agent::default();
+    agent.model.api_type = "responses".into();
+    agent
+}
+
+/// A body's message and `process` result.
+fn body(body: &Value) -> (FinalMessage, llm_wire::Result<ProcessResult>) {
+    let text = body.to_string();
+    (to_message(text.as_str(), Some(&agent())).unwrap(), process(&agent(), text.as_str()))
+}
+
+fn response(status: &str, output: Value) -> Value {
+    json!({"id": "resp_1", "object": "response", "model": "gpt-5", "status": status, "error": null,
+           "incomplete_details": null, "output": output, "usage": {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}})
+}
+
+fn message_item(text: &str) -> Value {
+    json!({"type": "message", "id": "msg_1", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]})
+}
+
+/// The events of a stream that gives `output` (each item added, then done), ended by `end`.
+fn events_of(output: &[Value], end: Value) -> Vec<Value> {
+    let mut events = vec![
+        json!({"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5", "status": "in_progress"}}),
+    ];
+    for (index, item) in output.iter().enumerate() {
+        events.push(json!({"type": "response.output_item.done", "output_index": index, "item": item}));
+    }
+    events.push(end);
+    events
+}
+
+#[test]
+fn a_responses_body_that_has_not_finished_or_was_cancelled_has_no_answer() {
+    for (status, outcome) in [
+        ("queued", Outcome::Indeterminate),
+        ("in_progress", Outcome::Indeterminate),
+        ("cancelled", Outcome::Determinate),
+    ] {
+        for output in [json!([]), json!([message_item("so far")])] {
+            let (m, result) = body(&response(status, output.clone()));
+            let error = m.error.clone().unwrap_or_else(|| panic!("{status}: no error"));
+            assert_eq!((error.code.as_deref(), error.outcome), (Some("empty_response"), outcome), "{status}");
+            assert!(!m.complete, "{status}");
+            assert_eq!((m.finish_reason, m.raw_finish_reason.as_deref()), (FinishReason::Error, Some(status)));
+            assert_eq!(m.text, if output == json!([]) { "" } else { "so far" }, "{status}: what came is kept");
+            assert_eq!(result.unwrap_err().code, ErrorCode::EmptyResponse, "{status}");
+            assert_eq!(m.result(false).unwrap_err().code, ErrorCode::EmptyResponse, "{status}");
+        }
+    }
+    let (m, result) = body(&response("completed", json!([message_item("done")])));
+    assert!(m.complete && m.error.is_none());
+    assert_eq!(result.unwrap(), ProcessResult::Text("done".into()));
+}
+
+#[test]
+fn a_responses_failed_event_without_an_error_fails_as_its_body_does() {
+    let output = [message_item("part")];
+    let failed = response("failed", json!(output));
+    let streamed = stream(&events_of(&output, json!({"type": "response.failed", "response": failed})));
+    let (m, result) = body(&failed);
+    assert_eq!(streamed, m, "the stream and the body agree");
+    assert_eq!((m.finish_reason, m.raw_finish_reason.as_deref()), (FinishReason::Error, Some("failed")));
+    assert_eq!((m.text.as_str(), m.complete), ("part", false));
+    assert_eq!(m.error.as_ref().map(|e| e.outcome), Some(Outcome::Determinate));
+    assert_eq!(result.unwrap_err().code, ErrorCode::ProviderError);
+    assert_eq!(streamed.result(false).unwrap_err().code, ErrorCode::ProviderError);
+    // With no response object at all the event still says the response failed.
+    let bare = stream(&events_of(&output, json!({"type": "response.failed"})));
+    assert_eq!((bare.finish_reason, bare.raw_finish_reason.as_deref()), (FinishReason::Error, Some("failed")));
+    assert!(bare.error.is_some());
+}
+
+#[test]
+fn a_responses_failed_event_with_an_error_keeps_failed_as_its_raw_reason() {
+    let mut failed = response("failed", json!([]));
+    failed["error"] = json!({"code": "server_error", "message": "The server had an error"});
+    let m = stream(&events_of(&[], json!({"type": "response.failed", "response": failed})));
+    assert_eq!((m.finish_reason, m.raw_finish_reason.as_deref()), (FinishReason::Error, Some("failed")));
+    let error = m.error.unwrap();
+    assert_eq!((error.message.as_str(), error.retryable), ("The server had an error", Some(true)));
+}
