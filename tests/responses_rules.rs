@@ -54,7 +54,8 @@ fn message_item(text: &str) -> Value {
     json!({"type": "message", "id": "msg_1", "role": "assistant", "content": [{"type": "output_text", "text": text, "annotations": []}]})
 }
 
-/// The events of a stream that gives `output` (each item added, then done), ended by `end`.
+/// The events of a stream that gives `output` (each item by its done event alone), ended by
+/// `end`.
 fn events_of(output: &[Value], end: Value) -> Vec<Value> {
     let mut events = vec![
         json!({"type": "response.created", "response": {"id": "resp_1", "model": "gpt-5", "status": "in_progress"}}),
@@ -115,4 +116,61 @@ fn a_responses_failed_event_with_an_error_keeps_failed_as_its_raw_reason() {
     assert_eq!((m.finish_reason, m.raw_finish_reason.as_deref()), (FinishReason::Error, Some("failed")));
     let error = m.error.unwrap();
     assert_eq!((error.message.as_str(), error.retryable), ("The server had an error", Some(true)));
+}
+
+/// The `response.completed` event of a response giving `output`, and its body.
+fn completed(output: &[Value]) -> (Value, Value) {
+    let body = response("completed", json!(output));
+    (json!({"type": "response.completed", "response": body}), body)
+}
+
+#[test]
+fn responses_reasoning_text_given_only_by_its_done_item_is_kept() {
+    let reasoning = json!({"type": "reasoning", "id": "rs_1", "summary": [], "content": [{"type": "reasoning_text", "text": "raw thought"}]});
+    let output = [reasoning, message_item("ok")];
+    let (end, body_of) = completed(&output);
+    let streamed = stream(&events_of(&output, end));
+    let (m, _) = body(&body_of);
+    assert_eq!(streamed.reasoning, "raw thought");
+    assert_eq!(streamed, m, "the stream and the body agree");
+}
+
+#[test]
+fn responses_summary_part_0_and_reasoning_text_part_0_are_two_parts() {
+    let reasoning = json!({"type": "reasoning", "id": "rs_1", "encrypted_content": "E",
+        "summary": [{"type": "summary_text", "text": "S"}], "content": [{"type": "reasoning_text", "text": "R"}]});
+    let (end, body_of) = completed(std::slice::from_ref(&reasoning));
+    let (m, _) = body(&body_of);
+    assert_eq!(m.reasoning, "SR");
+    let added = json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1", "summary": []}});
+    let done = json!({"type": "response.output_item.done", "output_index": 0, "item": reasoning});
+    let summary = |kind: &str, text: &str| json!({"type": format!("response.reasoning_summary_text.{kind}"), "item_id": "rs_1", "output_index": 0, "summary_index": 0, kind_field(kind): text});
+    let content = |kind: &str, text: &str| json!({"type": format!("response.reasoning_text.{kind}"), "item_id": "rs_1", "output_index": 0, "content_index": 0, kind_field(kind): text});
+    let created = events_of(&[], json!(null)).remove(0);
+    // Summary by deltas and content by its done event; both by deltas; both by done events.
+    for parts in [
+        [summary("delta", "S"), summary("done", "S"), content("done", "R")],
+        [summary("delta", "S"), content("delta", "R"), content("done", "R")],
+        [content("done", "R"), summary("done", "S"), summary("done", "S")],
+    ] {
+        let mut events = vec![created.clone(), added.clone()];
+        events.extend(parts.iter().cloned());
+        events.extend([done.clone(), end.clone()]);
+        let streamed = stream(&events);
+        if parts[0] == summary("delta", "S") {
+            assert_eq!(streamed, m, "the stream and the body agree: {parts:?}");
+        } else {
+            // Given in another order than the body's, the same two parts.
+            assert_eq!((streamed.reasoning.as_str(), streamed.content.len()), ("RS", 2), "{parts:?}");
+        }
+    }
+}
+
+/// The field a part event carries its text in.
+fn kind_field(kind: &str) -> &'static str {
+    if kind == "delta" {
+        "delta"
+    } else {
+        "text"
+    }
 }

@@ -180,6 +180,14 @@ impl Kind {
     }
 }
 
+/// Which list of an item a part index counts in: a reasoning item's summary part 0 and
+/// content part 0 are two parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum List {
+    Content,
+    Summary,
+}
+
 /// In `ResponsesStream::item_blocks`: the item's reasoning state is on its blocks already.
 const MARKED: usize = usize::MAX;
 
@@ -223,9 +231,9 @@ impl LastKey {
 
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
-    /// For each output item the stream has named (an item is its number), the part indexes of
-    /// its content or summary parts that gave their text (a set: the values are unused).
-    parts_seen: Vec<BTreeMap<u64, usize>>,
+    /// For each output item the stream has named (an item is its number), its content and
+    /// summary parts that gave their text (a set: the values are unused).
+    parts_seen: Vec<BTreeMap<(List, u64), usize>>,
     /// The entry in `named` of each id the stream has given an item or a tool call (`""` for
     /// items named only by their output index): one search finds an id's item and call.
     by_id: BTreeMap<String, usize>,
@@ -302,13 +310,17 @@ impl ResponsesStream {
     /// A part's text: every delta, and a done event's text when no delta of its part gave it.
     fn part(&mut self, e: &mut Event<'_>, sink: Sink, done: bool, b: &mut MessageBuilder) -> Result<()> {
         let part = match sink {
-            Sink::Text | Sink::Refusal => e.content_index,
-            Sink::Summary | Sink::ReasoningText => e.summary_index.or(e.content_index),
+            Sink::Summary => (List::Summary, e.summary_index),
+            _ => (List::Content, e.content_index),
         };
         // Marked as seen by deltas too, so that its done event adds nothing.
         let fresh = self.seen(e.item_id.as_deref(), e.output_index, part, b)?;
         if done && !fresh {
             return Ok(());
+        }
+        // Each reasoning part is a block of its own, as in a body.
+        if fresh && matches!(sink, Sink::Summary | Sink::ReasoningText) {
+            b.break_block(0);
         }
         // Taken, not copied: a long decoded one becomes the block's text as it is.
         let text = match (done, sink) {
@@ -329,11 +341,11 @@ impl ResponsesStream {
         &mut self,
         item_id: Option<&str>,
         output_index: Option<u64>,
-        part: Option<u64>,
+        (list, part): (List, Option<u64>),
         b: &mut MessageBuilder,
     ) -> Result<bool> {
         let item = self.item_of(item_id, output_index, b)?;
-        match self.parts_seen[item].entry(part.unwrap_or(0)) {
+        match self.parts_seen[item].entry((list, part.unwrap_or(0))) {
             Entry::Occupied(_) => Ok(false),
             Entry::Vacant(entry) => {
                 b.keep(ENTRY_BYTES)?;
@@ -476,7 +488,7 @@ impl ResponsesStream {
             (_, false) => {}
             ("message", true) => {
                 for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
-                    let fresh = self.seen(id, e.output_index, Some(index as u64), b)?;
+                    let fresh = self.seen(id, e.output_index, (List::Content, Some(index as u64)), b)?;
                     match part.kind.as_deref() {
                         Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or(""))?,
                         Some("refusal") => {}
@@ -493,10 +505,13 @@ impl ResponsesStream {
             }
             ("reasoning", true) => {
                 let number = self.item_of(id, e.output_index, b)?;
-                for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
-                    if self.seen(id, e.output_index, Some(index as u64), b)? {
-                        b.break_block(0);
-                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                // Summary parts, then content (`reasoning_text`) parts, as a body gives them.
+                for (list, parts) in [(List::Summary, &item.summary), (List::Content, &item.content)] {
+                    for (index, part) in parts.as_deref().unwrap_or_default().iter().enumerate() {
+                        if self.seen(id, e.output_index, (list, Some(index as u64)), b)? {
+                            b.break_block(0);
+                            b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                        }
                     }
                 }
                 // The done item's encrypted content supersedes the added one's; a repeated
