@@ -114,3 +114,16 @@ fn a_single_text_part_is_a_plain_string_and_a_data_url_file_goes_in_file_data() 
 fn tools_are_absent_when_there_are_none() {
     assert!(body(&responses(json!({"tools": []})), user(json!("hi"))).get("tools").is_none());
 }
+
+#[test]
+fn a_text_object_in_additional_properties_is_merged_with_the_structured_output_format() {
+    let options = json!({"additionalProperties": {"text": {"verbosity": "low", "format": {"type": "text"}}}});
+    let outputs = json!([{"name": "a", "kind": "string", "required": true}]);
+    let agent =
+        responses(json!({"model": {"id": "m", "apiType": "responses", "options": options}, "outputs": outputs}));
+    let b = body(&agent, user(json!("hi")));
+    assert_eq!(b["text"]["verbosity"], "low");
+    assert_eq!(b["text"]["format"]["type"], "json_schema", "the built format wins");
+    let without_outputs = responses(json!({"model": {"id": "m", "apiType": "responses", "options": options}}));
+    assert_eq!(body(&without_outputs, user(json!("hi")))["text"], options["additionalProperties"]["text"]);
+}

@@ -32,7 +32,14 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     body.set("input", input.finish());
     write_tools(body, agent, Api::OpenAiResponses)?;
     if let Some(format) = write_response_format(&agent.outputs, true) {
-        body.set("text", Object::new().json("format", &format).finish());
+        // Merged into a `text` object given in `additionalProperties` (its `verbosity`), the
+        // built `format` winning; a `text` that is not an object gives way to the built one.
+        let mut text = Fields::new();
+        if let Some(Value::Object(given)) = agent.model.options.additional_properties.get("text") {
+            given.iter().for_each(|(key, value)| text.value(key, value));
+        }
+        text.set("format", format);
+        body.set("text", text.finish());
     }
     write_openai_responses(&agent.model.options, body);
     Ok(())
