@@ -7,13 +7,13 @@
 
 use std::collections::HashSet;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::json::Value;
 use crate::model::continuity::{ReasoningState, RESPONSES_FUNCTION_CALL};
-use crate::model::{Agent, Block, Message, ToolCall};
+use crate::model::{Agent, Block, Message, MessageContent, ToolCall};
 use crate::options::write_openai_responses;
-use crate::providers::openai_chat::request::{write_content as chat_content, write_response_format};
-use crate::request::wire::{index, Array, Fields, Object};
+use crate::providers::openai_chat::request::{write_content as chat_content, write_parts, write_response_format};
+use crate::request::wire::{field, index, text, Array, Fields, Object};
 use crate::request::{is_system, missing_call_id, system_text, Api};
 use crate::tools::write_tools;
 
@@ -49,12 +49,13 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
 fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut HashSet<String>) -> Result<()> {
     let call_id = message.tool_call_id();
     // `call_id` is `null` when neither the message nor the replayed item has one.
-    let output = |id: Option<&str>| {
+    let output = |id: Option<&str>| -> Result<String> {
         let output = match id {
             Some(id) => Object::new().str("call_id", id),
             None => Object::new().json("call_id", "null"),
         };
-        output.str("output", &message.content.text()).str("type", "function_call_output").finish()
+        let content = write_output(&message.content, path)?;
+        Ok(output.json("output", &content).str("type", "function_call_output").finish())
     };
     if let Some(item) = message.metadata.get(RESPONSES_FUNCTION_CALL).filter(|v| v.is_object()) {
         let item_call_id = item.get("call_id").and_then(Value::as_str);
@@ -65,12 +66,12 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
                 sent_calls.insert(id.to_owned());
             }
         }
-        input.push(output(call_id.or(item_call_id)));
+        input.push(output(call_id.or(item_call_id))?);
         return Ok(());
     }
     if message.role == "tool" {
         let id = call_id.ok_or_else(|| missing_call_id(path))?;
-        input.push(output(Some(id)));
+        input.push(output(Some(id))?);
         return Ok(());
     }
     if let Some(blocks) = message.blocks(path)? {
@@ -158,6 +159,20 @@ fn write_reasoning_item(id: &str, blocks: &[Block]) -> String {
         None => Object::new(),
     };
     item.str("id", id).array("summary", &summary).str("type", "reasoning").finish()
+}
+
+/// A tool result's `output`: its text as a string, or, when it has parts other than text, the
+/// list of its parts (`input_text`, `input_image`, `input_file`; the API takes no audio there).
+fn write_output(content: &MessageContent, path: &str) -> Result<String> {
+    let parts = match content {
+        MessageContent::Parts(parts) if parts.iter().any(|part| !part.is_text()) => parts,
+        _ => return Ok(text(&content.text())),
+    };
+    if let Some(j) = parts.iter().position(|part| part.kind == "audio") {
+        let at = field(&index(&field(path, "content"), j), "kind");
+        return Err(Error::invalid_input(at, "a Responses tool result does not accept audio parts"));
+    }
+    write_parts(parts, path, Some("input_text"))
 }
 
 /// A message's content, with text parts typed as the role's input or output text.
