@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use crate::error::{Error, Result};
+use crate::json::value::parse_value;
 use crate::json::Value;
 use crate::model::continuity::{ReasoningState, RESPONSES_FUNCTION_CALL};
 use crate::model::{Agent, Block, Message, MessageContent, ToolCall};
@@ -99,7 +100,8 @@ fn write_call(call: &ToolCall, input: &mut Array, sent_calls: &mut HashSet<Strin
 /// An assistant turn from its blocks, in order (docs/design.md, "Reasoning that goes back"):
 /// each reasoning item (the consecutive blocks with its id) as a `reasoning` item with its
 /// encrypted content, each run of text as an assistant message, each tool call as a
-/// `function_call`. Other formats' reasoning and blocks are left out.
+/// `function_call`, and the API's own tool items (kept as `other` blocks) as they came. Other
+/// formats' reasoning and blocks are left out.
 fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut HashSet<String>) {
     let together = |a: &Block, b: &Block| match (a, b) {
         (Block::Text { .. }, Block::Text { .. }) => true,
@@ -117,6 +119,11 @@ fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut HashSet<Stri
                 let call = ToolCall { id: id.clone(), name: name.clone(), arguments: arguments.clone() };
                 write_call(&call, input, sent_calls);
             }
+            Block::Other { provider_type, data } => {
+                if let Some(item) = own_item(provider_type, data.get()) {
+                    input.value(&item);
+                }
+            }
             first => {
                 if let Some(id) = item_id(first) {
                     input.push(write_reasoning_item(id, run));
@@ -124,6 +131,32 @@ fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut HashSet<Stri
             }
         }
     }
+}
+
+/// The output item types of the API's own tools, which it takes back as input items.
+const TOOL_ITEM_TYPES: &[&str] = &[
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "image_generation_call",
+    "computer_call",
+    "local_shell_call",
+    "shell_call",
+    "apply_patch_call",
+    "mcp_call",
+    "mcp_list_tools",
+    "mcp_approval_request",
+    "custom_tool_call",
+];
+
+/// An `other` block's data when it is one of the API's own tool items: of such a type, and an
+/// object of that `type` (so no other format's block of the same name goes).
+fn own_item(provider_type: &str, data: &str) -> Option<Value> {
+    if !TOOL_ITEM_TYPES.contains(&provider_type) {
+        return None;
+    }
+    let item = parse_value(data).ok()?;
+    (item.get("type").and_then(Value::as_str) == Some(provider_type)).then_some(item)
 }
 
 /// The id of the Responses reasoning item a block belongs to.
