@@ -174,3 +174,39 @@ fn kind_field(kind: &str) -> &'static str {
         "text"
     }
 }
+
+#[test]
+fn each_output_text_part_is_a_block_with_its_own_annotations_as_in_the_body() {
+    let part = |text: &str, url: &str| json!({"type": "output_text", "text": text, "annotations": [{"type": "url_citation", "url": url, "start_index": 0, "end_index": 2}]});
+    let parts = [part("P0", "u0"), part("P1", "u1")];
+    let item = json!({"type": "message", "id": "msg_1", "role": "assistant", "content": parts});
+    let (end, body_of) = completed(std::slice::from_ref(&item));
+    let (m, _) = body(&body_of);
+    assert_eq!(m.content.len(), 2);
+    let at = |i: usize| json!({"item_id": "msg_1", "output_index": 0, "content_index": i});
+    let with = |mut event: Value, kind: &str, extra: Value| {
+        event["type"] = json!(kind);
+        event.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        event
+    };
+    let created = events_of(&[], json!(null)).remove(0);
+    let mut deltas = vec![
+        created.clone(),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "message", "id": "msg_1", "role": "assistant", "content": []}}),
+    ];
+    for (i, text) in ["P0", "P1"].iter().enumerate() {
+        deltas.push(with(at(i), "response.output_text.delta", json!({"delta": text})));
+        deltas.push(with(at(i), "response.output_text.done", json!({"text": text})));
+        deltas.push(with(at(i), "response.content_part.done", json!({"part": parts[i]})));
+    }
+    deltas.extend([json!({"type": "response.output_item.done", "output_index": 0, "item": item}), end.clone()]);
+    assert_eq!(stream(&deltas), m, "deltas, then each part whole, then the item");
+    // Only done events: each part whole, or only the item.
+    let parts_done: Vec<Value> =
+        (0..2).map(|i| with(at(i), "response.content_part.done", json!({"part": parts[i]}))).collect();
+    let mut whole = vec![created.clone()];
+    whole.extend(parts_done);
+    whole.extend([json!({"type": "response.output_item.done", "output_index": 0, "item": item}), end.clone()]);
+    assert_eq!(stream(&whole), m, "each part whole, then the item");
+    assert_eq!(stream(&events_of(std::slice::from_ref(&item), end)), m, "only the item");
+}

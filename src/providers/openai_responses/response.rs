@@ -146,7 +146,7 @@ fn read_parts<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Vec<Part<'a>>>> {
 }
 
 impl<'a> Part<'a> {
-    fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let mut part = Part::default();
         let is_object = r.object(|r, key| {
             match key {

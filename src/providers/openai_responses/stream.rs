@@ -8,7 +8,7 @@
 use std::collections::btree_map::{self, Entry};
 use std::collections::BTreeMap;
 
-use super::response::{Incomplete, Item};
+use super::response::{Incomplete, Item, Part};
 use super::{convert_usage, end_response};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
@@ -34,6 +34,9 @@ struct Event<'a> {
     /// The item (`output_item.*`) with its JSON text, which an item of no known shape (`None`)
     /// is kept as. Boxed: every event is moved a few times while it is read, and most have none.
     item: Option<TextAndItem<'a>>,
+    /// A `content_part.done` event's part (`None` when it is not one of a known shape). Boxed,
+    /// as the item.
+    part: Option<Box<Part<'a>>>,
     output_index: Option<u64>,
     content_index: Option<u64>,
     summary_index: Option<u64>,
@@ -78,6 +81,7 @@ impl<'a> Event<'a> {
                 b"summary_index" => e.summary_index = r.index()?,
                 b"response" => e.response = Response::read(r)?.map(Box::new),
                 b"item" => e.item = read_item(r)?,
+                b"part" => e.part = r.raw_read(Part::read)?.1.map(Box::new),
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
@@ -131,6 +135,8 @@ enum Kind {
         done: bool,
     },
     SummaryPartAdded,
+    /// `content_part.done`: a message part whole, with its annotations.
+    ContentPartDone,
     /// `response.created`, `in_progress`, `queued`: the response, without a verdict yet.
     Started,
     /// `response.completed` and `response.incomplete`, with the status each implies.
@@ -139,8 +145,8 @@ enum Kind {
     },
     Failed,
     Error,
-    /// `content_part.*`, annotations (taken from `output_item.done`), in-progress markers, and
-    /// kinds added after this was written.
+    /// `content_part.added`, annotations (taken from `content_part.done` or `output_item.done`),
+    /// in-progress markers, and kinds added after this was written.
     Other,
 }
 
@@ -170,6 +176,7 @@ impl Kind {
             "response.output_item.added" => Kind::Item { done: false },
             "response.output_item.done" => Kind::Item { done: true },
             "response.reasoning_summary_part.added" => Kind::SummaryPartAdded,
+            "response.content_part.done" => Kind::ContentPartDone,
             "response.created" | "response.in_progress" | "response.queued" => Kind::Started,
             "response.completed" => Kind::Ended { status: "completed" },
             "response.incomplete" => Kind::Ended { status: "incomplete" },
@@ -187,6 +194,9 @@ enum List {
     Content,
     Summary,
 }
+
+/// In `ResponsesStream::parts_seen`: the part's annotations are on the message.
+const ANNOTATED: usize = 1;
 
 /// In `ResponsesStream::item_blocks`: the item's reasoning state is on its blocks already.
 const MARKED: usize = usize::MAX;
@@ -232,7 +242,7 @@ impl LastKey {
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
     /// For each output item the stream has named (an item is its number), its content and
-    /// summary parts that gave their text (a set: the values are unused).
+    /// summary parts that gave their text, each [`ANNOTATED`] once its annotations are given.
     parts_seen: Vec<BTreeMap<(List, u64), usize>>,
     /// The entry in `named` of each id the stream has given an item or a tool call (`""` for
     /// items named only by their output index): one search finds an id's item and call.
@@ -268,6 +278,12 @@ impl ResponsesStream {
             }
             Kind::Item { done } => self.item(&e, done, b)?,
             Kind::SummaryPartAdded => b.break_block(0),
+            Kind::ContentPartDone => {
+                if let Some(part) = e.part.as_ref().filter(|p| p.kind.as_deref() == Some("output_text")) {
+                    let key = (List::Content, e.content_index);
+                    self.text_part(e.item_id.as_deref(), e.output_index, key, part, b)?;
+                }
+            }
             Kind::Started => {
                 if let Some(r) = &e.response {
                     b.start(r.id.as_deref(), r.model.as_deref(), None)?;
@@ -318,8 +334,8 @@ impl ResponsesStream {
         if done && !fresh {
             return Ok(());
         }
-        // Each reasoning part is a block of its own, as in a body.
-        if fresh && matches!(sink, Sink::Summary | Sink::ReasoningText) {
+        // Each reasoning or text part is a block of its own, as in a body.
+        if fresh && sink != Sink::Refusal {
             b.break_block(0);
         }
         // Taken, not copied: a long decoded one becomes the block's text as it is.
@@ -353,6 +369,32 @@ impl ResponsesStream {
                 Ok(true)
             }
         }
+    }
+
+    /// A text part given whole (`content_part.done`, a done message item's part): its text when
+    /// no event gave it, as a block of its own, and its annotations once, onto the block that is
+    /// current (its own, unless a later part of the item began before it was given whole).
+    fn text_part(
+        &mut self,
+        item_id: Option<&str>,
+        output_index: Option<u64>,
+        key: (List, Option<u64>),
+        part: &Part<'_>,
+        b: &mut MessageBuilder,
+    ) -> Result<()> {
+        if self.seen(item_id, output_index, key, b)? {
+            b.break_block(0);
+            b.text(0, part.text.as_deref().unwrap_or(""))?;
+        }
+        let item = self.item_of(item_id, output_index, b)?;
+        let Some(given) = self.parts_seen[item].get_mut(&(key.0, key.1.unwrap_or(0))) else { return Ok(()) };
+        if std::mem::replace(given, ANNOTATED) == ANNOTATED {
+            return Ok(());
+        }
+        for annotation in part.annotations.as_deref().unwrap_or_default() {
+            b.citation(0, RawJson::from_valid(annotation))?;
+        }
+        Ok(())
     }
 
     /// The item named by `id`, else by `output_index`; a new one when neither names one yet.
@@ -488,18 +530,11 @@ impl ResponsesStream {
             (_, false) => {}
             ("message", true) => {
                 for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
-                    let fresh = self.seen(id, e.output_index, (List::Content, Some(index as u64)), b)?;
-                    match part.kind.as_deref() {
-                        Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or(""))?,
-                        Some("refusal") => {}
-                        _ => {
-                            if fresh {
-                                b.text(0, part.text.as_deref().unwrap_or(""))?;
-                            }
-                            for annotation in part.annotations.as_deref().unwrap_or_default() {
-                                b.citation(0, RawJson::from_valid(annotation))?;
-                            }
-                        }
+                    let key = (List::Content, Some(index as u64));
+                    if part.kind.as_deref() != Some("refusal") {
+                        self.text_part(id, e.output_index, key, part, b)?;
+                    } else if self.seen(id, e.output_index, key, b)? {
+                        b.refusal(0, part.refusal.as_deref().unwrap_or(""))?;
                     }
                 }
             }
