@@ -272,7 +272,7 @@ struct Extra {
     /// The Responses SDK accessor `output_text`, when a recorded body carries it (§8.4).
     output_text: Option<String>,
     /// Why there is no result although the body is no error body: a Gemini prompt refused
-    /// before any candidate.
+    /// before any candidate, a Responses status with no answer.
     failed: Option<Error>,
 }
 
@@ -289,8 +289,9 @@ fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMe
         }
         Api::Responses => {
             let body = openai_responses::response::Response::read(text).map_err(invalid_body)?;
-            let refusal = body.feed(&mut b)?;
-            Extra { refusal, output_text: body.output_text.as_deref().map(str::to_owned), failed: None }
+            let fed = body.feed(&mut b)?;
+            let output_text = body.output_text.as_deref().map(str::to_owned);
+            Extra { refusal: fed.refusal, output_text, failed: fed.failed.map(|info| info.to_error()) }
         }
         Api::Gemini => {
             let failed = gemini::response::feed(text, &mut b).map_err(invalid_body)??;

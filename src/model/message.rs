@@ -136,7 +136,7 @@ impl FinalMessage {
 
 impl ErrorInfo {
     /// The error a message that failed with this one throws: its own code for a refusal, an
-    /// exceeded limit, a transport failure or data that is not JSON; else a `provider_error`
+    /// exceeded limit, a transport failure, data that is not JSON or no answer; else a `provider_error`
     /// with the provider's type, code and retryability, as `process` throws for its body.
     pub(crate) fn to_error(&self) -> Error {
         let code = match self.code.as_deref() {
@@ -144,6 +144,7 @@ impl ErrorInfo {
             Some("limit_exceeded") => ErrorCode::LimitExceeded,
             Some("transport_error") => ErrorCode::TransportError,
             Some("invalid_json") => ErrorCode::InvalidJson,
+            Some("empty_response") => ErrorCode::EmptyResponse,
             _ => {
                 let detail = ProviderDetail {
                     kind: self.provider_type.clone(),

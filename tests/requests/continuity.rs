@@ -227,3 +227,76 @@ fn openai_chat_leaves_out_an_empty_tool_calls_list() {
         json!({"role": "assistant", "content": "done"})
     );
 }
+
+/// The recorded code interpreter answer, read back into a message.
+fn code_interpreter_turn() -> (Value, FinalMessage) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openai-responses/vercel-code-interpreter.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    let agent = Agent {
+        model: llm_wire::model::Model { api_type: "responses".into(), ..Default::default() },
+        ..Default::default()
+    };
+    let turn = llm_wire::to_message(text.as_str(), Some(&agent)).unwrap();
+    (serde_json::from_str(&text).unwrap(), turn)
+}
+
+#[test]
+fn responses_sends_its_own_tool_items_back_in_order_and_no_other_format_does() {
+    let (body_of, turn) = code_interpreter_turn();
+    let messages = vec![Message::new("user", "Compute."), turn.to_message()];
+    let mut agent = Agent::new("m");
+    agent.model.api_type = "responses".into();
+    let input = build_chat_args(&agent, &messages).unwrap()["input"].clone();
+    let output = body_of["output"].as_array().unwrap();
+    let types: Vec<&str> = input.as_array().unwrap().iter().map(|i| i["type"].as_str().unwrap_or("message")).collect();
+    let want: Vec<&str> =
+        std::iter::once("message").chain(output.iter().map(|o| o["type"].as_str().unwrap())).collect();
+    assert_eq!(types, want, "every output item, in order");
+    for (sent, item) in input.as_array().unwrap()[1..].iter().zip(output) {
+        if item["type"] == "code_interpreter_call" {
+            assert_eq!(sent, item, "a tool item goes back as it came");
+        }
+    }
+    for (provider, api_type) in [("openai", "chat"), ("anthropic", "chat"), ("google", "chat"), ("bedrock", "chat")] {
+        agent.model.provider = provider.into();
+        agent.model.api_type = api_type.into();
+        let text = build_chat_args(&agent, &messages).unwrap().to_string();
+        assert!(!text.contains("code_interpreter_call") && !text.contains("container_id"), "{provider}: {text}");
+    }
+}
+
+#[test]
+fn responses_leaves_out_other_blocks_that_are_not_its_tool_items() {
+    let other = |kind: &str, data: Value| Block::Other {
+        provider_type: kind.into(),
+        data: llm_wire::model::RawJson::parse(&data.to_string()).unwrap(),
+    };
+    let turn = FinalMessage {
+        content: vec![
+            other(
+                "server_tool_use",
+                json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}),
+            ),
+            other("web_search_call", json!({"type": "web_search_tool_result", "id": "x"})),
+            other("executableCode", json!({"executableCode": {"code": "1"}})),
+            other("web_search_call", json!({"type": "web_search_call", "id": "ws_1", "status": "completed"})),
+            Block::text("Done."),
+        ],
+        text: "Done.".into(),
+        reasoning: String::new(),
+        tool_calls: vec![],
+        ..final_message()
+    };
+    let messages = vec![Message::new("user", "Search."), turn.to_message()];
+    let mut agent = Agent::new("m");
+    agent.model.api_type = "responses".into();
+    let input = build_chat_args(&agent, &messages).unwrap()["input"].clone();
+    assert_eq!(
+        input,
+        json!([
+            {"role": "user", "content": "Search."},
+            {"type": "web_search_call", "id": "ws_1", "status": "completed"},
+            {"role": "assistant", "content": "Done."},
+        ])
+    );
+}

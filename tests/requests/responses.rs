@@ -132,3 +132,61 @@ fn bare_base64_media_goes_as_data_urls_and_a_file_id_as_file_id() {
 fn tools_are_absent_when_there_are_none() {
     assert!(body(&responses(json!({"tools": []})), user(json!("hi"))).get("tools").is_none());
 }
+
+#[test]
+fn a_text_object_in_additional_properties_is_merged_with_the_structured_output_format() {
+    let options = json!({"additionalProperties": {"text": {"verbosity": "low", "format": {"type": "text"}}}});
+    let outputs = json!([{"name": "a", "kind": "string", "required": true}]);
+    let agent =
+        responses(json!({"model": {"id": "m", "apiType": "responses", "options": options}, "outputs": outputs}));
+    let b = body(&agent, user(json!("hi")));
+    assert_eq!(b["text"]["verbosity"], "low");
+    assert_eq!(b["text"]["format"]["type"], "json_schema", "the built format wins");
+    let without_outputs = responses(json!({"model": {"id": "m", "apiType": "responses", "options": options}}));
+    assert_eq!(body(&without_outputs, user(json!("hi")))["text"], options["additionalProperties"]["text"]);
+}
+
+/// An assistant turn calling `c1`, then its result with `content`.
+fn tool_result(content: Value) -> Value {
+    json!([
+        {"role": "assistant", "content": "", "metadata": {"tool_calls": [{"id": "c1", "name": "shot", "arguments": "{}"}]}},
+        {"role": "tool", "content": content, "metadata": {"tool_call_id": "c1"}},
+    ])
+}
+
+#[test]
+fn a_tool_result_with_images_or_files_sends_its_output_as_a_list_of_parts() {
+    let content = json!([
+        {"kind": "text", "value": "here"},
+        {"kind": "image", "value": "https://x/y.png", "detail": "low"},
+        {"kind": "file", "value": "data:application/pdf;base64,JVBERi0="},
+    ]);
+    let b = body(&responses(json!({})), tool_result(content));
+    assert_eq!(
+        b["input"][1],
+        json!({"type": "function_call_output", "call_id": "c1", "output": [
+            {"type": "input_text", "text": "here"},
+            {"type": "input_image", "image_url": "https://x/y.png", "detail": "low"},
+            {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0=", "filename": "file.pdf"},
+        ]})
+    );
+    let image_only = body(&responses(json!({})), tool_result(json!([{"kind": "image", "value": "https://x/y.png"}])));
+    assert_eq!(image_only["input"][1]["output"], json!([{"type": "input_image", "image_url": "https://x/y.png"}]));
+    let replayed = json!([{"role": "tool", "content": [{"kind": "image", "value": "https://x/y.png"}],
+        "metadata": {"responses_function_call": {"type": "function_call", "call_id": "c9", "name": "f", "arguments": "{}"}}}]);
+    let b = body(&responses(json!({})), replayed);
+    assert_eq!(b["input"][1]["output"], json!([{"type": "input_image", "image_url": "https://x/y.png"}]));
+}
+
+#[test]
+fn a_text_only_tool_result_sends_its_output_as_a_string() {
+    let parts = json!([{"kind": "text", "value": "a"}, {"kind": "text", "value": "b"}]);
+    assert_eq!(body(&responses(json!({})), tool_result(parts))["input"][1]["output"], "ab");
+    assert_eq!(body(&responses(json!({})), tool_result(json!("sunny")))["input"][1]["output"], "sunny");
+}
+
+#[test]
+fn audio_in_a_tool_result_is_invalid_input_at_its_kind() {
+    let content = json!([{"kind": "text", "value": "x"}, {"kind": "audio", "value": "data:audio/wav;base64,UklGRg=="}]);
+    assert_invalid_at(&error(&responses(json!({})), tool_result(content)), "messages[1].content[1].kind");
+}

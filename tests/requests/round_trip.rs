@@ -72,7 +72,7 @@ fn openai_and_azure_get_no_reasoning_details_which_only_gateways_take() {
 }
 
 #[test]
-fn responses_takes_its_reasoning_items_the_text_and_the_calls_in_order() {
+fn responses_takes_its_reasoning_items_its_tool_items_the_text_and_the_calls_in_order() {
     let b = body(&agent("openai", "responses", json!({})), turn_with_blocks(every_kind_of_block()));
     assert_eq!(
         b["input"],
@@ -83,6 +83,7 @@ fn responses_takes_its_reasoning_items_the_text_and_the_calls_in_order() {
                 {"type": "summary_text", "text": "Part two"},
             ]},
             {"type": "reasoning", "id": "rs_2", "summary": []},
+            {"type": "web_search_call", "id": "ws_1", "status": "completed"},
             {"role": "assistant", "content": "It is sunny."},
             {"type": "function_call", "call_id": "call_1", "name": "weather", "arguments": "{\"city\":\"Paris\"}"},
             {"type": "function_call", "call_id": "call_2", "name": "time", "arguments": ""},

@@ -8,6 +8,6 @@ mod stream;
 mod stream_tests;
 mod usage;
 
-pub(crate) use finish_reason::map_status;
+pub(crate) use finish_reason::{end_response, status_error};
 pub(crate) use stream::ResponsesStream;
 pub(crate) use usage::convert_usage;

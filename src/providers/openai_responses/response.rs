@@ -5,11 +5,11 @@
 //! `refusal` parts as a refusal, `function_call` items as tool calls keyed by `call_id`, and every
 //! other item (web search, code interpreter, image generation, ...) kept whole.
 
-use super::{convert_usage, map_status};
+use super::{convert_usage, end_response, status_error};
 use crate::accumulator::MessageBuilder;
 use crate::error::Result;
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
-use crate::model::RawJson;
+use crate::model::{ErrorInfo, RawJson};
 use crate::process::errors::provider_error;
 use crate::process::read_body;
 use crate::providers::{annotations_as_citations, ErrorBody, Scalar};
@@ -146,7 +146,7 @@ fn read_parts<'a>(r: &mut Reader<'a>) -> JsonResult<Option<Vec<Part<'a>>>> {
 }
 
 impl<'a> Part<'a> {
-    fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
+    pub(crate) fn read(r: &mut Reader<'a>) -> JsonResult<Part<'a>> {
         let mut part = Part::default();
         let is_object = r.object(|r, key| {
             match key {
@@ -180,9 +180,8 @@ fn is_list(r: &mut Reader<'_>) -> JsonResult<bool> {
 impl Response<'_> {
     /// Feeds the body to `b` as if it were the stream from its start up to
     /// `response.completed` (the caller then ends the stream); a provider error body is
-    /// `Err(provider_error)`. Returns the text of any refusal parts (`process` returns it, the
-    /// message reports it as an error).
-    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Option<String>> {
+    /// `Err(provider_error)`.
+    pub(crate) fn feed(&self, b: &mut MessageBuilder) -> Result<Fed> {
         if let Some(error) = &self.error {
             return Err(provider_error(error));
         }
@@ -208,15 +207,24 @@ impl Response<'_> {
             }
         }
         let incomplete = self.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
+        let failed = self.status.as_deref().and_then(status_error);
         if let Some(status) = self.status.as_deref() {
-            let raw = incomplete.unwrap_or(status);
-            b.finish_reason(0, map_status(status, incomplete, has_calls), raw)?;
+            end_response(b, status, incomplete, has_calls, failed.clone())?;
         }
         if let Some(usage) = self.usage.and_then(convert_usage) {
             b.set_usage(usage)?;
         }
-        Ok(refusal)
+        Ok(Fed { refusal, failed })
     }
+}
+
+/// What `process` needs of a body beyond its message.
+pub(crate) struct Fed {
+    /// The text of any refusal parts: `process` returns it, the message reports it as an error.
+    pub(crate) refusal: Option<String>,
+    /// The error of a status with no answer (`failed` without an error, `queued`,
+    /// `in_progress`, `cancelled`): `process` throws it.
+    pub(crate) failed: Option<ErrorInfo>,
 }
 
 impl Item<'_> {

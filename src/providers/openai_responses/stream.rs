@@ -8,8 +8,8 @@
 use std::collections::btree_map::{self, Entry};
 use std::collections::BTreeMap;
 
-use super::response::{Incomplete, Item};
-use super::{convert_usage, map_status};
+use super::response::{Incomplete, Item, Part};
+use super::{convert_usage, end_response};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
@@ -34,6 +34,9 @@ struct Event<'a> {
     /// The item (`output_item.*`) with its JSON text, which an item of no known shape (`None`)
     /// is kept as. Boxed: every event is moved a few times while it is read, and most have none.
     item: Option<TextAndItem<'a>>,
+    /// A `content_part.done` event's part (`None` when it is not one of a known shape). Boxed,
+    /// as the item.
+    part: Option<Box<Part<'a>>>,
     output_index: Option<u64>,
     content_index: Option<u64>,
     summary_index: Option<u64>,
@@ -78,6 +81,7 @@ impl<'a> Event<'a> {
                 b"summary_index" => e.summary_index = r.index()?,
                 b"response" => e.response = Response::read(r)?.map(Box::new),
                 b"item" => e.item = read_item(r)?,
+                b"part" => e.part = r.raw_read(Part::read)?.1.map(Box::new),
                 b"error" => e.error = ErrorBody::read(r)?,
                 _ => {}
             }
@@ -131,6 +135,8 @@ enum Kind {
         done: bool,
     },
     SummaryPartAdded,
+    /// `content_part.done`: a message part whole, with its annotations.
+    ContentPartDone,
     /// `response.created`, `in_progress`, `queued`: the response, without a verdict yet.
     Started,
     /// `response.completed` and `response.incomplete`, with the status each implies.
@@ -139,8 +145,8 @@ enum Kind {
     },
     Failed,
     Error,
-    /// `content_part.*`, annotations (taken from `output_item.done`), in-progress markers, and
-    /// kinds added after this was written.
+    /// `content_part.added`, annotations (taken from `content_part.done` or `output_item.done`),
+    /// in-progress markers, and kinds added after this was written.
     Other,
 }
 
@@ -170,6 +176,7 @@ impl Kind {
             "response.output_item.added" => Kind::Item { done: false },
             "response.output_item.done" => Kind::Item { done: true },
             "response.reasoning_summary_part.added" => Kind::SummaryPartAdded,
+            "response.content_part.done" => Kind::ContentPartDone,
             "response.created" | "response.in_progress" | "response.queued" => Kind::Started,
             "response.completed" => Kind::Ended { status: "completed" },
             "response.incomplete" => Kind::Ended { status: "incomplete" },
@@ -179,6 +186,17 @@ impl Kind {
         }
     }
 }
+
+/// Which list of an item a part index counts in: a reasoning item's summary part 0 and
+/// content part 0 are two parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum List {
+    Content,
+    Summary,
+}
+
+/// In `ResponsesStream::parts_seen`: the part's annotations are on the message.
+const ANNOTATED: usize = 1;
 
 /// In `ResponsesStream::item_blocks`: the item's reasoning state is on its blocks already.
 const MARKED: usize = usize::MAX;
@@ -223,9 +241,9 @@ impl LastKey {
 
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesStream {
-    /// For each output item the stream has named (an item is its number), the part indexes of
-    /// its content or summary parts that gave their text (a set: the values are unused).
-    parts_seen: Vec<BTreeMap<u64, usize>>,
+    /// For each output item the stream has named (an item is its number), its content and
+    /// summary parts that gave their text, each [`ANNOTATED`] once its annotations are given.
+    parts_seen: Vec<BTreeMap<(List, u64), usize>>,
     /// The entry in `named` of each id the stream has given an item or a tool call (`""` for
     /// items named only by their output index): one search finds an id's item and call.
     by_id: BTreeMap<String, usize>,
@@ -260,6 +278,12 @@ impl ResponsesStream {
             }
             Kind::Item { done } => self.item(&e, done, b)?,
             Kind::SummaryPartAdded => b.break_block(0),
+            Kind::ContentPartDone => {
+                if let Some(part) = e.part.as_ref().filter(|p| p.kind.as_deref() == Some("output_text")) {
+                    let key = (List::Content, e.content_index);
+                    self.text_part(e.item_id.as_deref(), e.output_index, key, part, b)?;
+                }
+            }
             Kind::Started => {
                 if let Some(r) = &e.response {
                     b.start(r.id.as_deref(), r.model.as_deref(), None)?;
@@ -269,7 +293,7 @@ impl ResponsesStream {
                 if let Some(r) = e.response {
                     let status = r.status.as_deref().unwrap_or(status);
                     let reason = r.incomplete_details.as_ref().and_then(|d| d.reason.as_deref());
-                    b.finish_reason(0, map_status(status, reason, self.has_calls), reason.unwrap_or(status))?;
+                    end_response(b, status, reason, self.has_calls, None)?;
                     if let Some(usage) = r.usage.and_then(convert_usage) {
                         b.set_usage(usage)?;
                     }
@@ -277,14 +301,13 @@ impl ResponsesStream {
                 b.end_all_choices()?;
                 b.done();
             }
+            // Failed with or without the response's `error`, as its body is.
             Kind::Failed => {
-                if let Some(r) = e.response {
-                    if let Some(error) = r.error {
-                        b.error(error.info())?;
-                    }
-                    if let Some(usage) = r.usage.and_then(convert_usage) {
-                        b.set_usage(usage)?;
-                    }
+                let response = e.response.unwrap_or_default();
+                let error = response.error.map(|error| error.info());
+                end_response(b, "failed", None, self.has_calls, error)?;
+                if let Some(usage) = response.usage.and_then(convert_usage) {
+                    b.set_usage(usage)?;
                 }
                 b.end_all_choices()?;
             }
@@ -303,13 +326,17 @@ impl ResponsesStream {
     /// A part's text: every delta, and a done event's text when no delta of its part gave it.
     fn part(&mut self, e: &mut Event<'_>, sink: Sink, done: bool, b: &mut MessageBuilder) -> Result<()> {
         let part = match sink {
-            Sink::Text | Sink::Refusal => e.content_index,
-            Sink::Summary | Sink::ReasoningText => e.summary_index.or(e.content_index),
+            Sink::Summary => (List::Summary, e.summary_index),
+            _ => (List::Content, e.content_index),
         };
         // Marked as seen by deltas too, so that its done event adds nothing.
         let fresh = self.seen(e.item_id.as_deref(), e.output_index, part, b)?;
         if done && !fresh {
             return Ok(());
+        }
+        // Each reasoning or text part is a block of its own, as in a body.
+        if fresh && sink != Sink::Refusal {
+            b.break_block(0);
         }
         // Taken, not copied: a long decoded one becomes the block's text as it is.
         let text = match (done, sink) {
@@ -330,11 +357,11 @@ impl ResponsesStream {
         &mut self,
         item_id: Option<&str>,
         output_index: Option<u64>,
-        part: Option<u64>,
+        (list, part): (List, Option<u64>),
         b: &mut MessageBuilder,
     ) -> Result<bool> {
         let item = self.item_of(item_id, output_index, b)?;
-        match self.parts_seen[item].entry(part.unwrap_or(0)) {
+        match self.parts_seen[item].entry((list, part.unwrap_or(0))) {
             Entry::Occupied(_) => Ok(false),
             Entry::Vacant(entry) => {
                 b.keep(ENTRY_BYTES)?;
@@ -342,6 +369,29 @@ impl ResponsesStream {
                 Ok(true)
             }
         }
+    }
+
+    /// A text part given whole (`content_part.done`, a done message item's part): its text when
+    /// no event gave it, as a block of its own, and its annotations once, onto the block that is
+    /// current (its own, unless a later part of the item began before it was given whole).
+    fn text_part(
+        &mut self,
+        item_id: Option<&str>,
+        output_index: Option<u64>,
+        key: (List, Option<u64>),
+        part: &Part<'_>,
+        b: &mut MessageBuilder,
+    ) -> Result<()> {
+        if self.seen(item_id, output_index, key, b)? {
+            b.break_block(0);
+            b.text(0, part.text.as_deref().unwrap_or(""))?;
+        }
+        let item = self.item_of(item_id, output_index, b)?;
+        let Some(given) = self.parts_seen[item].get_mut(&(key.0, key.1.unwrap_or(0))) else { return Ok(()) };
+        if std::mem::replace(given, ANNOTATED) == ANNOTATED {
+            return Ok(());
+        }
+        annotations_as_citations(b, 0, part.annotations.as_deref().unwrap_or_default())
     }
 
     /// The item named by `id`, else by `output_index`; a new one when neither names one yet.
@@ -477,25 +527,23 @@ impl ResponsesStream {
             (_, false) => {}
             ("message", true) => {
                 for (index, part) in item.content.as_deref().unwrap_or_default().iter().enumerate() {
-                    let fresh = self.seen(id, e.output_index, Some(index as u64), b)?;
-                    match part.kind.as_deref() {
-                        Some("refusal") if fresh => b.refusal(0, part.refusal.as_deref().unwrap_or(""))?,
-                        Some("refusal") => {}
-                        _ => {
-                            if fresh {
-                                b.text(0, part.text.as_deref().unwrap_or(""))?;
-                            }
-                            annotations_as_citations(b, 0, part.annotations.as_deref().unwrap_or_default())?;
-                        }
+                    let key = (List::Content, Some(index as u64));
+                    if part.kind.as_deref() != Some("refusal") {
+                        self.text_part(id, e.output_index, key, part, b)?;
+                    } else if self.seen(id, e.output_index, key, b)? {
+                        b.refusal(0, part.refusal.as_deref().unwrap_or(""))?;
                     }
                 }
             }
             ("reasoning", true) => {
                 let number = self.item_of(id, e.output_index, b)?;
-                for (index, part) in item.summary.as_deref().unwrap_or_default().iter().enumerate() {
-                    if self.seen(id, e.output_index, Some(index as u64), b)? {
-                        b.break_block(0);
-                        b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                // Summary parts, then content (`reasoning_text`) parts, as a body gives them.
+                for (list, parts) in [(List::Summary, &item.summary), (List::Content, &item.content)] {
+                    for (index, part) in parts.as_deref().unwrap_or_default().iter().enumerate() {
+                        if self.seen(id, e.output_index, (list, Some(index as u64)), b)? {
+                            b.break_block(0);
+                            b.reasoning(0, part.text.as_deref().unwrap_or(""))?;
+                        }
                     }
                 }
                 // The done item's encrypted content supersedes the added one's; a repeated
