@@ -412,8 +412,9 @@ function httpError(response, text) {
  */
 function withResponse(err, response) {
   if (err?.code === "invalid_input" || response.ok) return err;
-  if (err?.code === "empty_response" || err?.code === "invalid_json") {
-    // The failed response's body holds no provider error: its status is the error.
+  if (["empty_response", "invalid_json", "transport_error"].includes(err?.code)) {
+    // The failed response's body holds no provider error (no answer, no JSON, a stream that
+    // stopped short): its status is the error.
     const failed = httpError(response, "");
     failed.message += ` (the body: ${err.message})`;
     failed.cause = err;

@@ -302,7 +302,7 @@ test("a failed response with no JSON or stream in it rejects with its status, no
     [chat, ": keepalive\n\n", "text/event-stream", 429],
     [chat, 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n', "text/event-stream", 500],
     [chat, '["Bad gateway"]', "application/json", 502],
-    [chat, '{"detail":"Not Found"}', "application/json", 404],
+    [chat, '{"status":"missing"}', "application/json", 404],
   ];
   for (const [agent, body, type, status] of failedAnswers) {
     const got = await thrown(() => wire.processResponse(agent, new Response(body, { status, headers: { "content-type": type } })));
