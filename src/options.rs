@@ -35,6 +35,15 @@ const OPENAI_CHAT: WireNames = WireNames {
     stop_sequences: Some("stop"),
 };
 
+/// Chat-compatible servers whose APIs document `max_tokens` and not OpenAI's newer
+/// `max_completion_tokens` (DeepSeek, Ollama): sent the newer name, they ignore the cap.
+const CHAT_MAX_TOKENS: WireNames = WireNames { max_output_tokens: Some("max_tokens"), ..OPENAI_CHAT };
+
+/// Mistral's chat API: `max_tokens`, and the seed as `random_seed`; it refuses a field it does
+/// not have (`extra_forbidden`).
+const MISTRAL_CHAT: WireNames =
+    WireNames { max_output_tokens: Some("max_tokens"), seed: Some("random_seed"), ..OPENAI_CHAT };
+
 /// The Responses API (docs/design.md, "Dispatch"): it rejects the penalties, `stop` and `seed`
 /// it does not have.
 const OPENAI_RESPONSES: WireNames = WireNames {
@@ -127,6 +136,17 @@ pub(crate) fn write_absent(body: &mut Fields, extra: &Map) {
     for (key, value) in extra {
         body.set_absent(key, wire::json(value));
     }
+}
+
+/// [`write_openai_chat`] under the names of `provider`'s Chat-compatible API, where they differ
+/// from OpenAI's (docs/design.md, "Options").
+pub(crate) fn write_chat_compatible(options: &ModelOptions, provider: &str, body: &mut Fields) {
+    let names = match provider {
+        "mistral" => &MISTRAL_CHAT,
+        "deepseek" | "ollama" => &CHAT_MAX_TOKENS,
+        _ => &OPENAI_CHAT,
+    };
+    write_options(options, names, body);
 }
 
 /// [`openai_chat`], merged into a body.

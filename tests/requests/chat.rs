@@ -206,3 +206,31 @@ fn the_model_shorthand_string_is_the_model_id() {
     let agent = json!({"model": "gpt-4o"});
     assert_eq!(body(&agent, user(json!("hi")))["model"], "gpt-4o");
 }
+
+#[test]
+fn compatible_servers_get_the_token_cap_and_seed_under_their_own_names() {
+    let options = json!({"options": {"maxOutputTokens": 100, "seed": 7, "temperature": 0.5}});
+    // (provider, the cap's name, the seed's name)
+    let cases = [
+        ("openai", "max_completion_tokens", "seed"),
+        ("azure", "max_completion_tokens", "seed"),
+        ("groq", "max_completion_tokens", "seed"),
+        ("vllm", "max_completion_tokens", "seed"),
+        ("deepseek", "max_tokens", "seed"),
+        ("ollama", "max_tokens", "seed"),
+        ("mistral", "max_tokens", "random_seed"),
+    ];
+    for (provider, cap, seed) in cases {
+        let mut agent = super::agent(provider, "chat", json!({}));
+        agent["model"]["options"] = options["options"].clone();
+        let b = body(&agent, user(json!("hi")));
+        let mut expected = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.5});
+        expected[cap] = json!(100);
+        expected[seed] = json!(7);
+        assert_eq!(b, expected, "{provider}");
+    }
+    // The mapped option wins over the same name given in `additionalProperties`.
+    let mut agent = super::agent("mistral", "chat", json!({}));
+    agent["model"]["options"] = json!({"maxOutputTokens": 100, "additionalProperties": {"max_tokens": 5}});
+    assert_eq!(body(&agent, user(json!("hi")))["max_tokens"], 100);
+}

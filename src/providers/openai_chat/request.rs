@@ -8,7 +8,7 @@ use crate::model::continuity::{
     blocks_calls, blocks_text, write_openai_tool_call, ReasoningState, FORMAT_PRIVATE_KEYS, TOOL_CALLS,
 };
 use crate::model::{Agent, Block, ContentPart, Message, MessageContent, Property};
-use crate::options::write_openai_chat;
+use crate::options::write_chat_compatible;
 use crate::providers::anthropic::request::media_and_data;
 use crate::request::wire::{field, index, json as json_text, text, Array, Fields, Object};
 use crate::request::{split_data_url, Api};
@@ -69,7 +69,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
     if let Some(format) = write_response_format(&agent.outputs, false)? {
         body.set("response_format", format);
     }
-    write_openai_chat(&agent.model.options, body);
+    write_chat_compatible(&agent.model.options, agent.model.provider(), body);
     Ok(())
 }
 
