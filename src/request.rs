@@ -114,11 +114,51 @@ pub fn build_chat_args_json(agent: &Value, messages: &Value) -> Result<Value> {
     build_chat_args(&Agent::from_json(agent)?, &Message::list_from_json(messages)?)
 }
 
+/// A `data:` URL (RFC 2397), read: its media type (empty when it names none), its data, and
+/// whether the data is base64 (`;base64`) rather than percent-encoded text.
+pub(crate) struct DataUrl<'u> {
+    pub(crate) media_type: &'u str,
+    pub(crate) data: &'u str,
+    pub(crate) base64: bool,
+}
+
+/// `data:<media type>[;params][;base64],<data>` read; `None` for anything else.
+pub(crate) fn read_data_url(url: &str) -> Option<DataUrl<'_>> {
+    let (header, data) = url.strip_prefix("data:")?.split_once(',')?;
+    let mut params = header.split(';');
+    let media_type = params.next().unwrap_or_default();
+    let base64 = params.any(|param| param.eq_ignore_ascii_case("base64"));
+    Some(DataUrl { media_type, data, base64 })
+}
+
 /// `data:<media type>[;params][;base64],<data>` → (media type, data); `None` for anything else.
 pub(crate) fn split_data_url(url: &str) -> Option<(&str, &str)> {
-    let (header, data) = url.strip_prefix("data:")?.split_once(',')?;
-    let media_type = header.split_once(';').map_or(header, |(media_type, _)| media_type);
-    Some((media_type, data))
+    read_data_url(url).map(|url| (url.media_type, url.data))
+}
+
+/// The bytes of percent-encoded text (a `data:` URL's data that is not base64): each `%` and two
+/// hex digits is a byte, any other byte stands for itself (a `%` without two hex digits too);
+/// with whether every `%` began such an escape.
+pub(crate) fn percent_decode(text: &str) -> (Vec<u8>, bool) {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut escapes = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).filter(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+        match hex.and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()) {
+            Some(byte) if bytes[i] == b'%' => {
+                out.push(byte);
+                i += 3;
+            }
+            _ => {
+                escapes &= bytes[i] != b'%';
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    (out, escapes)
 }
 
 /// The text of system and developer messages, joined by blank lines: the top-level

@@ -308,8 +308,9 @@ pub(crate) fn check_strict_items(properties: &[Property], path: &str, skip: &Map
     }
 }
 
-/// The `items` path of the first array in `properties` without them.
-fn itemless_property(properties: &[Property], path: &str, skip: &Map) -> Option<String> {
+/// The `items` path of the first array in `properties` (at `path`, their list) without them, at
+/// any depth; properties named in `skip` are passed over.
+pub(crate) fn itemless_property(properties: &[Property], path: &str, skip: &Map) -> Option<String> {
     let mut sent = properties.iter().enumerate().filter(|(_, prop)| !skip.contains_key(&prop.name));
     sent.find_map(|(j, prop)| {
         let mut at = index(path, j);

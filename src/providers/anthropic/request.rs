@@ -16,7 +16,7 @@ use crate::model::{Agent, Block, ContentPart, Message, MessageContent, ToolCall}
 use crate::options::write_anthropic;
 use crate::providers::openai_chat::request::unknown_part;
 use crate::request::wire::{field, index, json as json_text, Array, Fields, Object};
-use crate::request::{is_system, missing_call_id, split_data_url, system_text, Api};
+use crate::request::{is_system, missing_call_id, percent_decode, read_data_url, split_data_url, system_text, Api};
 use crate::tools::write_tools;
 
 /// The content block types of Anthropic's own server tools, which an assistant turn sends back
@@ -302,13 +302,8 @@ fn plain_text(part: &ContentPart, path: &str) -> Result<Option<String>> {
     if part.kind != "file" {
         return Ok(None);
     }
-    let (media_type, data, is_base64) = match part.value.strip_prefix("data:").and_then(|url| url.split_once(',')) {
-        Some((header, data)) => {
-            let mut params = header.split(';');
-            let media_type = params.next().unwrap_or_default();
-            let is_base64 = params.any(|param| param.eq_ignore_ascii_case("base64"));
-            (part.media_type.as_deref().unwrap_or(media_type), data, is_base64)
-        }
+    let (media_type, data, is_base64) = match read_data_url(&part.value) {
+        Some(url) => (part.media_type.as_deref().unwrap_or(url.media_type), url.data, url.base64),
         None => (part.media_type.as_deref().unwrap_or_default(), part.value.as_str(), true),
     };
     if !media_type.eq_ignore_ascii_case("text/plain") {
@@ -319,31 +314,9 @@ fn plain_text(part: &ContentPart, path: &str) -> Result<Option<String>> {
         base64::decode(data)
             .map_err(|_| Error::invalid_input(&value_path, "a text/plain document is not valid base64"))?
     } else {
-        percent_decode(data)
+        percent_decode(data).0
     };
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::invalid_input(&value_path, "a text/plain document must be UTF-8 text"))?;
     Ok(Some(text))
-}
-
-/// The bytes of a `data:` URL's percent-encoded data: each `%` and two hex digits is a byte, any
-/// other character stands for itself.
-fn percent_decode(data: &str) -> Vec<u8> {
-    let bytes = data.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).filter(|hex| hex.iter().all(u8::is_ascii_hexdigit));
-        match hex.and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()) {
-            Some(byte) if bytes[i] == b'%' => {
-                out.push(byte);
-                i += 3;
-            }
-            _ => {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    out
 }

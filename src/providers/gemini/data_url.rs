@@ -3,35 +3,17 @@
 
 use std::borrow::Cow;
 
+use crate::request::{percent_decode, read_data_url};
+
 /// A `data:` URL's media type (empty when it names none) and payload as base64; `None` for a
 /// value that is not a `data:` URL, `Some(Err(()))` for a payload with a bad `%` escape.
 pub(crate) fn read(url: &str) -> Option<(&str, Result<Cow<'_, str>, ()>)> {
-    let (header, payload) = url.strip_prefix("data:")?.split_once(',')?;
-    let mut params = header.split(';');
-    let media_type = params.next().unwrap_or_default();
-    if params.any(|param| param.eq_ignore_ascii_case("base64")) {
-        return Some((media_type, Ok(Cow::Borrowed(payload))));
+    let url = read_data_url(url)?;
+    if url.base64 {
+        return Some((url.media_type, Ok(Cow::Borrowed(url.data))));
     }
-    Some((media_type, percent_decode(payload).map(|bytes| Cow::Owned(crate::base64::encode(&bytes)))))
-}
-
-/// `%XX` escapes as their bytes, every other byte as it is; a `%` without two hex digits
-/// after it is an error.
-fn percent_decode(text: &str) -> Result<Vec<u8>, ()> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let digit = |at: usize| bytes.get(at).and_then(|&b| (b as char).to_digit(16)).ok_or(());
-            out.push((digit(i + 1)? * 16 + digit(i + 2)?) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Ok(out)
+    let (bytes, escapes) = percent_decode(url.data);
+    Some((url.media_type, if escapes { Ok(Cow::Owned(crate::base64::encode(&bytes))) } else { Err(()) }))
 }
 
 #[cfg(test)]

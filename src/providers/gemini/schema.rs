@@ -442,21 +442,12 @@ fn typed(schema: &Map) -> bool {
 /// `invalid_input` at its `items`: Gemini needs the item schema of every array. Properties named
 /// in `skip` (bound parameters, which are not sent) are passed over.
 pub(crate) fn check_items(properties: &[Property], path: &str, skip: &Map, what: &str) -> Result<()> {
-    for (j, property) in properties.iter().enumerate().filter(|(_, p)| !skip.contains_key(&p.name)) {
-        check_property(property, &index(path, j), what)?;
-    }
-    Ok(())
-}
-
-fn check_property(property: &Property, path: &str, what: &str) -> Result<()> {
-    match (property.kind.as_str(), &property.items, &property.properties) {
-        ("array", None, _) => Err(Error::invalid_input(
-            field(path, "items"),
+    match crate::schema::itemless_property(properties, path, skip) {
+        Some(at) => Err(Error::invalid_input(
+            at,
             format!("{what}: Gemini needs the item schema of an array; give this array's `items` with a kind"),
         )),
-        ("array", Some(items), _) => check_property(items, &field(path, "items"), what),
-        ("object", _, Some(nested)) => check_items(nested, &field(path, "properties"), &Map::new(), what),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
