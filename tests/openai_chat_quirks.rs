@@ -258,7 +258,7 @@ fn usage_inside_x_groq_is_read() {
 }
 
 #[test]
-fn cumulative_usage_restated_on_every_chunk_keeps_the_latest_and_emits_only_changes() {
+fn cumulative_usage_restated_on_every_chunk_keeps_the_latest_and_emits_it_at_the_finish() {
     let u = |n: u64| json!({"prompt_tokens": 1, "completion_tokens": n, "total_tokens": 1 + n});
     let chunks = [
         json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": u(1)}),
@@ -266,11 +266,13 @@ fn cumulative_usage_restated_on_every_chunk_keeps_the_latest_and_emits_only_chan
         json!({"choices": [{"index": 0, "delta": {"content": "c"}, "finish_reason": "stop"}], "usage": u(3)}),
     ];
     let usages = |events: &[StreamEvent]| events.iter().filter(|e| matches!(e, StreamEvent::Usage { .. })).count();
-    // A push per chunk: one event per change.
+    // A push per chunk: the running counts are held until the choice finishes, then one event.
     let pieces: Vec<Vec<u8>> = chunks.iter().map(|c| sse(std::slice::from_ref(c))).collect();
     let (m, events) = run_with(&pieces.iter().map(Vec::as_slice).collect::<Vec<_>>());
     assert_eq!(m.usage.unwrap().output_tokens, 3);
-    assert_eq!(usages(&events), 2);
+    assert_eq!(usages(&events), 1);
+    let finish = events.iter().position(|e| matches!(e, StreamEvent::Finish { .. })).unwrap();
+    assert!(matches!(&events[finish + 1], StreamEvent::Usage { usage } if usage.output_tokens == 3), "{events:?}");
     // One push: one event, the latest.
     let (m, events) = run(&sse(&chunks));
     assert_eq!(m.usage.unwrap().output_tokens, 3);

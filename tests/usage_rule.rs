@@ -8,7 +8,7 @@
 
 mod common;
 
-use llm_wire::{to_message, Accumulator, AccumulatorOptions, Agent, Format, Usage};
+use llm_wire::{to_message, Accumulator, AccumulatorOptions, Agent, Format, StreamEvent, Usage};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -189,32 +189,75 @@ fn every_recorded_body_counts_its_usage_by_the_rule_with_raw_untouched() {
     assert_eq!(checked.len(), FORMATS, "a format without a recorded body with usage: {checked:?}");
 }
 
-#[test]
-fn every_recorded_stream_counts_its_usage_by_the_rule() {
-    let mut checked = BTreeMap::new();
+/// Every recorded stream: its fixture folder, format, file name and bytes.
+fn recorded_streams() -> Vec<(&'static str, &'static str, String, Vec<u8>)> {
+    let mut out = Vec::new();
     for &(dir, format) in common::STREAM_DIRS {
         let root = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
         for entry in std::fs::read_dir(&root).unwrap().flatten() {
-            let path = entry.path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !common::STREAM_EXTENSIONS.iter().any(|ext| name.ends_with(&format!(".{ext}"))) {
-                continue;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if common::STREAM_EXTENSIONS.iter().any(|ext| name.ends_with(&format!(".{ext}"))) {
+                out.push((dir, format, name, std::fs::read(entry.path()).unwrap()));
             }
-            let bytes = std::fs::read(&path).unwrap();
-            let provider = if format == "bedrock" {
-                bedrock_streamed_usage(&bytes)
-            } else {
-                streamed_usage(format, std::str::from_utf8(&bytes).unwrap())
-            };
-            let Some(provider) = provider else { continue };
-            let mut acc = Accumulator::new(AccumulatorOptions { format: stream_format(format), ..Default::default() });
-            acc.push(&bytes).unwrap();
-            let usage = acc.finish().usage.unwrap_or_else(|| panic!("{dir}/{name}: no usage"));
-            assert_eq!(counts(&usage), by_the_rule(format, &provider), "{dir}/{name}");
-            *checked.entry(format).or_insert(0) += 1;
         }
     }
+    out
+}
+
+#[test]
+fn every_recorded_stream_counts_its_usage_by_the_rule() {
+    let mut checked = BTreeMap::new();
+    for (dir, format, name, bytes) in recorded_streams() {
+        let provider = if format == "bedrock" {
+            bedrock_streamed_usage(&bytes)
+        } else {
+            streamed_usage(format, std::str::from_utf8(&bytes).unwrap())
+        };
+        let Some(provider) = provider else { continue };
+        let mut acc = Accumulator::new(AccumulatorOptions { format: stream_format(format), ..Default::default() });
+        acc.push(&bytes).unwrap();
+        let usage = acc.finish().usage.unwrap_or_else(|| panic!("{dir}/{name}: no usage"));
+        assert_eq!(counts(&usage), by_the_rule(format, &provider), "{dir}/{name}");
+        *checked.entry(format).or_insert(0) += 1;
+    }
     assert_eq!(checked.len(), FORMATS, "a format without a recorded stream with usage: {checked:?}");
+}
+
+/// The usage event waits for the end of the turn (a finish, or the end of the input): every
+/// recorded stream, cut at random, gives no usage event before its first `finish` outside the
+/// flush, at most one per call, and its last one is the message's usage.
+#[test]
+fn every_recorded_stream_gives_its_usage_event_when_the_turn_ends() {
+    let mut checked = 0;
+    for (dir, format, name, bytes) in recorded_streams() {
+        for seed in 0..4 {
+            let cuts = common::random_cuts(bytes.len(), seed);
+            let mut acc = Accumulator::new(AccumulatorOptions { format: stream_format(format), ..Default::default() });
+            let (mut finished, mut last) = (false, None);
+            let mut calls: Vec<Vec<StreamEvent>> =
+                common::pieces(&bytes, &cuts).iter().map(|piece| acc.push(piece).unwrap().to_vec()).collect();
+            calls.push(acc.flush().to_vec());
+            for (i, events) in calls.iter().enumerate() {
+                let usages = events.iter().filter(|e| matches!(e, StreamEvent::Usage { .. })).count();
+                assert!(usages <= 1, "{dir}/{name} seed {seed}: {usages} usage events in call {i}");
+                // The flush, the last call, ends the input and so the turn.
+                finished |= i == calls.len() - 1;
+                for event in events {
+                    match event {
+                        StreamEvent::Finish { .. } => finished = true,
+                        StreamEvent::Usage { usage } => {
+                            assert!(finished, "{dir}/{name} seed {seed}: usage before the turn ended");
+                            last = Some(usage.clone());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            assert_eq!(last, acc.finish().usage, "{dir}/{name} seed {seed}: the last usage event");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} streams");
 }
 
 /// `(what, provider, apiType, usage, (input, output, total, cache read, cache write, reasoning))`

@@ -1082,13 +1082,15 @@ impl MessageBuilder {
         Ok(())
     }
 
-    /// Ends one call's events with the usage, when it changed during the call: one `usage`
-    /// event per call, with the latest counts. A snapshot replaced within the same call is never
-    /// seen by the caller before its replacement, and Gemini restates a changed usage on every
-    /// chunk, so an event per report would double the events of a push (docs/design.md,
-    /// "Streaming").
+    /// Ends one call's events with the usage, once the turn has ended: a choice has finished, the
+    /// format's end was reached or the input ended. Until then every report is provisional
+    /// (Gemini restates a grown usage on every chunk, Anthropic's `message_start` has no output
+    /// yet), so the caller gets one `usage` event per turn with the final counts, which add up
+    /// across turns; `snapshot()` has the running figure (docs/design.md, "Usage"). A report
+    /// that changes the usage after that gives one more event, at the end of its call.
     pub(crate) fn send_usage(&mut self) {
-        if let (true, Some(usage)) = (self.usage_unsent, &self.usage) {
+        let turn_ended = self.unfinished < self.choices.len() || self.done || self.flushed;
+        if let (true, true, Some(usage)) = (turn_ended, self.usage_unsent, &self.usage) {
             self.events.push(StreamEvent::Usage { usage: usage.clone() });
             self.usage_unsent = false;
         }
