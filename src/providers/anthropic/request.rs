@@ -195,8 +195,9 @@ fn write_tool_use(call: &ToolCall, path: &str) -> Result<String> {
 
 /// A tool-call id as Anthropic takes it (`^[a-zA-Z0-9_-]+$`): as it is when it is one, else (another
 /// provider's, such as Kimi's `functions.get_weather:0`) every other character replaced by `_`,
-/// then `_` and the 16 hex digits of the id's FNV-1a hash, so two ids never become one. The same
-/// id always maps the same way, so a `tool_use` and its `tool_result` agree.
+/// then `_` and the 16 hex digits of the id's 64-bit FNV-1a hash, so two ids become one only if
+/// their hashes collide (about one chance in 2^64 for a pair). The same id always maps the same
+/// way, so a `tool_use` and its `tool_result` agree.
 fn wire_id(id: &str) -> Cow<'_, str> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     if !id.is_empty() && id.chars().all(allowed) {
