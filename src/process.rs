@@ -17,9 +17,11 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::write::{quoted, WriteJson};
 use crate::json::Value;
 use crate::json::{read_document, JsonError, JsonResult, Reader};
-use crate::model::{Agent, FinalMessage, ProcessResult};
+use crate::model::{Agent, Block, FinalMessage, ProcessResult};
 use crate::providers::gemini::{self, Service};
-use crate::providers::{anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses, Scalar};
+use crate::providers::{
+    anthropic, bedrock, openai_chat, openai_embeddings, openai_images, openai_responses, repair_lone_surrogates, Scalar,
+};
 use crate::Limits;
 
 /// A response body: the raw text (parsed here, the faster path) or an already parsed value.
@@ -276,7 +278,31 @@ struct Extra {
     failed: Option<Error>,
 }
 
+/// The message of a body, read as its stream would be: a lone UTF-16 surrogate escape (a JS
+/// server that cut text by code units), which the JSON reader refuses, reads as U+FFFD, as it
+/// does in a stream event (`docs/design.md`, "Streaming").
 fn message_of(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
+    let read = read_message(api, text, provider.clone());
+    // Where the reader met one, the body is not JSON, or an item of it that did not read was
+    // kept whole (an `other` block); only then is the body scanned for one, a pass that would
+    // cost every body about 6 %. The repair swaps escapes for escapes: the text stays UTF-8.
+    let suspect = match &read {
+        Err(err) => err.code == ErrorCode::InvalidJson,
+        Ok((message, _)) => has_other_block(message),
+    };
+    match suspect.then(|| repair_lone_surrogates(text.as_bytes())).flatten() {
+        Some(fixed) => read_message(api, &String::from_utf8_lossy(&fixed), provider),
+        None => read,
+    }
+}
+
+/// Whether the message, or one of its choices, has an `other` block.
+fn has_other_block(message: &FinalMessage) -> bool {
+    let other = |m: &FinalMessage| m.content.iter().any(|block| matches!(block, Block::Other { .. }));
+    other(message) || message.choices.iter().flatten().any(other)
+}
+
+fn read_message(api: Api, text: &str, provider: Option<String>) -> Result<(FinalMessage, Extra)> {
     let mut b = MessageBuilder::new(Limits::default(), provider);
     let extra = match api {
         Api::Anthropic => {

@@ -329,3 +329,15 @@ test("a high surrogate whose pair never comes is U+FFFD, as the same string push
   const aborted = ending((acc) => acc.abort("reset"));
   assert.equal(aborted.message.text, reference.message.text);
 });
+
+test("a lone surrogate in a body object reads as U+FFFD, as in its stream", () => {
+  // JSON.stringify writes a lone surrogate as its escape: the body reads as its stream does.
+  const chat = { choices: [{ index: 0, message: { role: "assistant", content: "a\ud83db" }, finish_reason: "stop" }] };
+  const anthropic = { type: "message", role: "assistant", content: [{ type: "text", text: "a\ude0ab" }], stop_reason: "end_turn" };
+  assert.equal(full.toMessage(chat).text, "a\ufffdb");
+  assert.equal(full.toMessage(anthropic).text, "a\ufffdb");
+  assert.equal(full.process({ model: { id: "m" } }, chat), "a\ufffdb");
+  const acc = new full.Accumulator();
+  acc.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "a\ud83db" }, finish_reason: "stop" }] })}\n\n`);
+  assert.equal(acc.finish().text, "a\ufffdb");
+});
