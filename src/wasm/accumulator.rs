@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{result_to_js, string_argument, to_js, to_json};
-use super::js::{self, Uint8Array};
+use super::js::{self, CopyFailure, Uint8Array};
 use super::message::{set, LONG};
 use crate::accumulator::{Accumulator, AccumulatorOptions, Format};
 use crate::error::Error;
@@ -99,7 +99,7 @@ pub struct JsAccumulator {
     agent: Option<Agent>,
     on_span: Option<js::Function>,
     scratch: Vec<u8>,
-    /// The JS string "length", made once (see [`copy_into`]).
+    /// The JS string "length", made once (see [`Uint8Array::copy_into`]).
     length_key: JsValue,
     /// The JSON text of the events of one call, reused across calls.
     out: String,
@@ -155,7 +155,7 @@ impl JsAccumulator {
         // The common case first, and no more calls into JS than needed: each costs.
         // Pushed lending: each long string of the events is made a JS string from the message.
         if let Some(array) = chunk.dyn_ref::<Uint8Array>() {
-            inner.push_lending(copy_into(&mut self.scratch, array, &self.length_key)?)
+            inner.push_lending(chunk_bytes(array, &mut self.scratch, &self.length_key)?)
         } else if let Some(text) = chunk.as_string() {
             // A string is text: an AWS event stream's bytes do not survive becoming one. Its
             // first byte, the high byte of a message length, is zero.
@@ -169,7 +169,7 @@ impl JsAccumulator {
             inner.push_lending(text.as_bytes())
         } else if let Some(buffer) = chunk.dyn_ref::<js::ArrayBuffer>() {
             let array = Uint8Array::new(buffer).map_err(|_| unreadable_chunk())?;
-            inner.push_lending(copy_into(&mut self.scratch, &array, &self.length_key)?)
+            inner.push_lending(chunk_bytes(&array, &mut self.scratch, &self.length_key)?)
         } else {
             return Err(Error::invalid_input("chunk", "push takes a Uint8Array, an ArrayBuffer or a string").into());
         }?;
@@ -203,7 +203,7 @@ impl JsAccumulator {
         let Some(inner) = self.inner.as_mut() else {
             return Err(finished_error().into());
         };
-        let text = match event.as_string() {
+        let text = match js::string_text(&event) {
             Some(text) => text,
             None if event.is_object() => js::stringify_wire(&event).ok_or_else(|| {
                 Error::invalid_input("event", "the event cannot be written as JSON (a cycle, or a BigInt)")
@@ -572,30 +572,14 @@ fn without_long_string(event: &StreamEvent) -> Option<StreamEvent> {
     })
 }
 
-/// The bytes of `array` copied into `scratch` (one call into JS for the length, one for the
-/// copy). Every failure is an error before anything is pushed, and leaves the accumulator as
-/// it was: a view of a detached buffer, an object that only inherits from
-/// `Uint8Array.prototype`, or more bytes than the module can take.
-fn copy_into<'s>(scratch: &'s mut Vec<u8>, array: &Uint8Array, length_key: &JsValue) -> Result<&'s [u8], Error> {
-    let n = array.length(length_key).ok_or_else(unreadable_chunk)?;
-    // Zero-filled only when it grows: `copy_to` overwrites what it is given.
-    if scratch.len() < n {
-        let grow = n - scratch.len();
-        if scratch.try_reserve(grow).is_err() {
-            return Err(Error::invalid_input("chunk", "no memory left to copy the chunk"));
-        }
-        // One `memory.fill`: `resize` wrote the zeros a byte at a time in the size-optimised
-        // module (paired: a 0.9 MB Gemini body pushed whole took 0.96 of the time without it).
-        // SAFETY: `try_reserve` made room for `grow` more bytes; they are written (zeroed)
-        // before `set_len` counts them.
-        unsafe {
-            scratch.spare_capacity_mut().as_mut_ptr().write_bytes(0, grow);
-            scratch.set_len(n);
-        }
-    }
-    let bytes = &mut scratch[..n];
-    array.copy_to(bytes).ok_or_else(unreadable_chunk)?;
-    Ok(bytes)
+/// The bytes of a chunk, copied into `scratch`. Every failure is an error before anything is
+/// pushed, and leaves the accumulator as it was: a view of a detached buffer, an object that only
+/// inherits from `Uint8Array.prototype`, or more bytes than the module can take.
+fn chunk_bytes<'s>(array: &Uint8Array, scratch: &'s mut Vec<u8>, length_key: &JsValue) -> Result<&'s [u8], Error> {
+    array.copy_into(scratch, length_key).map_err(|failure| match failure {
+        CopyFailure::Unreadable => unreadable_chunk(),
+        CopyFailure::NoMemory => Error::invalid_input("chunk", "no memory left to copy the chunk"),
+    })
 }
 
 fn unreadable_chunk() -> Error {

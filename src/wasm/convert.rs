@@ -29,7 +29,7 @@ pub(crate) fn to_json(value: JsValue, path: &str) -> Result<Value, JsValue> {
         bad(message.unwrap_or_else(|| "JSON.stringify refused it".into()))
     })?;
     // A function or a Symbol stringifies to `undefined`, not to text.
-    let text = text.as_string().ok_or_else(|| bad("a function or a symbol is not data".into()))?;
+    let text = js::string_text(&text).ok_or_else(|| bad("a function or a symbol is not data".into()))?;
     match parse_value(&text) {
         Ok(json) => Ok(json),
         Err(err) => match crate::providers::repair_lone_surrogates(text.as_bytes()) {

@@ -36,7 +36,7 @@ export interface StructuredOptions { lenient?: boolean }
 /// A response as JSON text: a string as it is, anything else through `JSON.stringify` (a
 /// `Uint8Array`, an SDK's blob, as its base64).
 fn response_text(response: &JsValue) -> Result<String, JsValue> {
-    if let Some(text) = response.as_string() {
+    if let Some(text) = js::string_text(response) {
         return Ok(text);
     }
     if response.is_undefined() || response.is_null() {
