@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::live::{Fed, Feed, LiveOptions};
 use super::think::{Part, ThinkSplitter};
-use super::tool_calls::{ToolCallState, ToolCalls};
+use super::tool_calls::{call_id_stem, ToolCallState, ToolCalls};
 use crate::error::{Error, ErrorCode, Result};
 use crate::model::{Block, ErrorInfo, FinalMessage, FinishReason, Outcome, RawJson, StreamEvent, ToolCall, Usage};
 use crate::Limits;
@@ -122,6 +122,8 @@ pub(crate) struct MessageBuilder {
     to_end: Vec<usize>,
     started: bool,
     id: Option<String>,
+    /// The stem of invented call ids, from `id` ([`call_id_stem`]).
+    call_stem: String,
     model: Option<String>,
     provider: Option<String>,
     usage: Option<Usage>,
@@ -148,6 +150,7 @@ impl MessageBuilder {
             to_end: Vec::new(),
             started: false,
             id: None,
+            call_stem: String::new(),
             model: None,
             provider,
             usage: None,
@@ -220,6 +223,9 @@ impl MessageBuilder {
             if let Some(value) = value {
                 *slot = Some(value.to_owned());
             }
+        }
+        if let Some(id) = id {
+            self.call_stem = call_id_stem(id);
         }
         if !self.started {
             self.started = true;
@@ -793,7 +799,7 @@ impl MessageBuilder {
         let at = self.position_or_new(choice)?;
         let invented;
         let id = if id.is_empty() {
-            invented = self.choices[at].calls.invented_id(self.id.as_deref());
+            invented = self.choices[at].calls.invented_id(&self.call_stem);
             invented.as_str()
         } else {
             id

@@ -8,6 +8,16 @@ use crate::model::ToolCall;
 /// call's number it stays within the 40 characters OpenAI Chat takes for an id.
 const STEM_CHARS: usize = 24;
 
+/// The stem of the ids invented for a message's calls: the last [`STEM_CHARS`] letters, digits,
+/// `_` and `-` of its id. Made once, when the message id is known: made per call, a long id
+/// cost its length for every call.
+pub(crate) fn call_id_stem(message_id: &str) -> String {
+    let allowed = |c: &char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-');
+    let mut stem: Vec<char> = message_id.chars().rev().filter(allowed).take(STEM_CHARS).collect();
+    stem.reverse();
+    stem.into_iter().collect()
+}
+
 /// One tool call being assembled.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolCallState {
@@ -53,15 +63,11 @@ impl ToolCalls {
     }
 
     /// The id of call `n` of the choice when the provider sent none (docs/design.md, "Tool
-    /// calls"): `call_<stem>_<n>`, the stem the last [`STEM_CHARS`] letters, digits, `_` and `-`
-    /// of the message id, or `call_<n>` when the message has no id yet. The same bytes give the
-    /// same id, the message id keeps turns apart, and `_<k>` is added when an id of the choice
-    /// already is that.
-    pub(crate) fn invented_id(&self, message_id: Option<&str>) -> String {
+    /// calls"): `call_<stem>_<n>` with the message's [`call_id_stem`], or `call_<n>` when the
+    /// message has no id yet. The same bytes give the same id, the message id keeps turns apart,
+    /// and `_<k>` is added when an id of the choice already is that.
+    pub(crate) fn invented_id(&self, stem: &str) -> String {
         let n = self.calls.len();
-        let kept: Vec<char> =
-            message_id.unwrap_or("").chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')).collect();
-        let stem: String = kept[kept.len().saturating_sub(STEM_CHARS)..].iter().collect();
         let id = if stem.is_empty() { format!("call_{n}") } else { format!("call_{stem}_{n}") };
         let mut unique = id.clone();
         let mut k = 0;
@@ -208,12 +214,15 @@ mod tests {
     #[test]
     fn an_invented_id_is_made_of_the_message_id_and_the_calls_position() {
         let two = calls(&[("call_a.b:c_1", None), ("", None)]);
-        assert_eq!(two.invented_id(None), "call_2");
-        assert_eq!(two.invented_id(Some("")), "call_2");
-        assert_eq!(two.invented_id(Some("chatcmpl-12345678901234567890ABCD")), "call_12345678901234567890ABCD_2");
-        assert_eq!(two.invented_id(Some("a.b:c/d")), "call_abcd_2");
+        assert_eq!(two.invented_id(""), "call_2");
+        assert_eq!(two.invented_id(&call_id_stem("")), "call_2");
+        assert_eq!(
+            two.invented_id(&call_id_stem("chatcmpl-12345678901234567890ABCD")),
+            "call_12345678901234567890ABCD_2"
+        );
+        assert_eq!(two.invented_id(&call_id_stem("a.b:c/d")), "call_abcd_2");
         let taken = calls(&[("call_m_2", None), ("call_m_2_1", None)]);
-        assert_eq!(taken.invented_id(Some("m")), "call_m_2_2");
+        assert_eq!(taken.invented_id(&call_id_stem("m")), "call_m_2_2");
     }
 
     /// A call with an item key is found by it, by its decoder: its id is not indexed, so an
