@@ -11,7 +11,7 @@ pub use openapi::REF_BUDGET_BYTES;
 pub use registry::{register_tool, registered_tool, unregister_tool, RegisteredTool};
 pub use registry::{MAX_REGISTERED_TOOL_BYTES, MAX_REGISTRY_BYTES};
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
 use crate::json::value;
@@ -76,7 +76,7 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
-    let mut names = HashSet::new();
+    let mut names = BTreeSet::new();
     let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
@@ -201,7 +201,7 @@ fn project_tool(tool: &Tool, path: &str, defs: &mut Vec<FunctionDef>, ref_budget
 /// as in §7.1.3 where an empty list is falsy); each `inputSchema` becomes the parameters, pushed
 /// onto `defs`.
 fn project_mcp(allowed: Option<&[String]>, tools: &[Value], path: &str, defs: &mut Vec<FunctionDef>) -> Result<()> {
-    let allowed: Option<HashSet<&str>> =
+    let allowed: Option<BTreeSet<&str>> =
         allowed.filter(|list| !list.is_empty()).map(|list| list.iter().map(String::as_str).collect());
     for (j, item) in tools.iter().enumerate() {
         let name = item.get("name").and_then(Value::as_str).unwrap_or_default();

@@ -5,7 +5,7 @@
 //! `function_call_output` items, from either the canonical metadata (`tool_calls`,
 //! `tool_call_id`) or the §7.4.1 `responses_function_call` item carried by a tool result.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use crate::error::{Error, Result};
 use crate::json::value::parse_value;
@@ -21,7 +21,7 @@ use crate::tools::write_tools;
 /// The request body, as JSON text to be (see `request::wire`), onto `body` (which has the model).
 pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> Result<()> {
     let mut input = Array::new();
-    let mut sent_calls = HashSet::new();
+    let mut sent_calls = BTreeSet::new();
     for (i, message) in messages.iter().enumerate() {
         if !is_system(message) {
             write_message(message, &index("messages", i), &mut input, &mut sent_calls)?;
@@ -47,7 +47,7 @@ pub(crate) fn build(agent: &Agent, messages: &[Message], body: &mut Fields) -> R
 }
 
 /// One message as its input items: a message, its function calls, or a call output.
-fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut HashSet<String>) -> Result<()> {
+fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &mut BTreeSet<String>) -> Result<()> {
     let call_id = message.tool_call_id();
     // `call_id` is `null` when neither the message nor the replayed item has one.
     let output = |id: Option<&str>| -> Result<String> {
@@ -91,7 +91,7 @@ fn write_message(message: &Message, path: &str, input: &mut Array, sent_calls: &
 }
 
 /// A `function_call` item.
-fn write_call(call: &ToolCall, input: &mut Array, sent_calls: &mut HashSet<String>) {
+fn write_call(call: &ToolCall, input: &mut Array, sent_calls: &mut BTreeSet<String>) {
     let item = Object::new().str("arguments", &call.arguments).str("call_id", &call.id).str("name", &call.name);
     input.push(item.str("type", "function_call").finish());
     sent_calls.insert(call.id.clone());
@@ -102,7 +102,7 @@ fn write_call(call: &ToolCall, input: &mut Array, sent_calls: &mut HashSet<Strin
 /// encrypted content, each run of text as an assistant message, each tool call as a
 /// `function_call`, and the API's own tool items (kept as `other` blocks) as they came. Other
 /// formats' reasoning and blocks are left out.
-fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut HashSet<String>) {
+fn write_turn(blocks: &[Block], input: &mut Array, sent_calls: &mut BTreeSet<String>) {
     let together = |a: &Block, b: &Block| match (a, b) {
         (Block::Text { .. }, Block::Text { .. }) => true,
         _ => item_id(a).is_some_and(|id| item_id(b) == Some(id)),
