@@ -20,8 +20,9 @@ use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
-use crate::model::{ErrorInfo, Outcome, RawJson, Usage};
+use crate::model::{ErrorInfo, Outcome, RawJson};
 use crate::providers::anthropic::response::minify;
+use crate::providers::template::same_bytes;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -306,6 +307,11 @@ struct OpenCall {
     bytes: usize,
 }
 
+/// Reports a `usageMetadata` text's usage, made at once; one without counts changes nothing.
+fn made_now(raw: &str, b: &mut MessageBuilder) -> Result<()> {
+    convert_usage(raw).map_or(Ok(()), |usage| b.set_usage(usage))
+}
+
 /// What the decoder keeps per candidate.
 #[derive(Debug, Default)]
 struct ChoiceState {
@@ -344,8 +350,12 @@ impl GeminiStream {
             };
             self.part(at, filled.choice, part, b)?;
             match filled.usage {
-                Some((raw, UsageCounts::Read(counts))) => self.usage(Some(raw), |raw| counts?.usage(raw), b)?,
-                Some((raw, UsageCounts::Unread)) => self.usage(Some(raw), convert_usage, b)?,
+                // Counts already read: made into a usage only when it is wanted.
+                Some((raw, UsageCounts::Read(counts))) => self.usage(Some(raw), b, |raw, b| match counts {
+                    Some(counts) if counts.any() => b.set_usage_text(raw, convert_usage),
+                    _ => Ok(()),
+                })?,
+                Some((raw, UsageCounts::Unread)) => self.usage(Some(raw), b, made_now)?,
                 None => {}
             }
             if b.all_choices_finished() {
@@ -375,27 +385,24 @@ impl GeminiStream {
             let index = candidate.index.unwrap_or(position as u64);
             self.candidate(u32::try_from(index).unwrap_or(u32::MAX), candidate, b)?;
         }
-        self.usage(chunk.usage, convert_usage, b)?;
+        self.usage(chunk.usage, b, made_now)?;
         if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
             b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
         }
         Ok(())
     }
 
-    /// A chunk's `usageMetadata` text, when it differs from the last one, made a usage by
-    /// `convert`.
+    /// A chunk's `usageMetadata` text, when it differs from the last one, given to `report`.
     fn usage(
         &mut self,
         usage: Option<&str>,
-        convert: impl FnOnce(&str) -> Option<Usage>,
         b: &mut MessageBuilder,
+        report: impl FnOnce(&str, &mut MessageBuilder) -> Result<()>,
     ) -> Result<()> {
-        if let Some(raw) = usage.filter(|raw| *raw != self.usage) {
+        if let Some(raw) = usage.filter(|raw| !same_bytes(raw.as_bytes(), self.usage.as_bytes())) {
             self.usage.clear();
             self.usage.push_str(raw);
-            if let Some(usage) = convert(raw) {
-                b.set_usage(usage)?;
-            }
+            report(raw, b)?;
         }
         Ok(())
     }

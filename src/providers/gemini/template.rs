@@ -77,7 +77,10 @@ impl TextTemplate {
                 return None;
             }
             let kept_usage = &self.bytes[open..close];
-            at = if is_usage && kept_usage.starts_with(b"{") && data[end..].starts_with(kept_usage) {
+            let restated = is_usage
+                && kept_usage.starts_with(b"{")
+                && data.get(end..end + kept_usage.len()).is_some_and(|value| same_bytes(value, kept_usage));
+            at = if restated {
                 // The template's own object (one that a longer value only begins with fails the
                 // comparison after it): valid, and read only when it is not the last usage.
                 let close = end + kept_usage.len();

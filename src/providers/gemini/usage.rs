@@ -47,12 +47,18 @@ pub(crate) fn read_counts(r: &mut Reader<'_>) -> JsonResult<Option<Counts>> {
 }
 
 impl Counts {
+    /// True when there is a count at all, so that [`Counts::usage`] makes a usage.
+    pub(crate) fn any(&self) -> bool {
+        let Counts { prompt, tool_use_prompt, candidates, thoughts, cached, total } = self;
+        [prompt, tool_use_prompt, candidates, thoughts, cached, total].iter().any(|count| count.is_some())
+    }
+
     /// The usage these counts, read from `raw`, make (see [`convert_usage`]).
     pub(crate) fn usage(self, raw: &str) -> Option<Usage> {
-        let Counts { prompt, tool_use_prompt, candidates, thoughts, cached, total } = self;
-        if [prompt, tool_use_prompt, candidates, thoughts, cached, total].iter().all(Option::is_none) {
+        if !self.any() {
             return None;
         }
+        let Counts { prompt, tool_use_prompt, candidates, thoughts, cached, .. } = self;
         let input = prompt.unwrap_or(0).saturating_add(tool_use_prompt.unwrap_or(0));
         let output = candidates.unwrap_or(0).saturating_add(thoughts.unwrap_or(0));
         Some(Usage {
