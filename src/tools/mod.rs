@@ -76,7 +76,7 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
     let tools = &agent.tools;
     let anthropic = api == Api::Anthropic;
     let mut written = Array::new();
-    let mut names = BTreeSet::new();
+    let mut names = Vec::new();
     let mut ref_budget = Budget::new(REF_BUDGET_BYTES);
     let mut projected = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
@@ -108,7 +108,11 @@ pub(crate) fn write_tools(body: &mut Fields, agent: &Agent, api: Api) -> Result<
         }
         names.extend(projected.drain(..).map(|def| def.name));
     }
-    for (k, tool) in given_tools(agent)?.iter().enumerate() {
+    let given = given_tools(agent)?;
+    // Looked up only when the API's own tools are given (a set: a request may have 100,000 tools).
+    let names: BTreeSet<&str> =
+        if given.is_empty() { BTreeSet::new() } else { names.iter().map(String::as_str).collect() };
+    for (k, tool) in given.iter().enumerate() {
         if let Some(name) = given_tool_name(tool).filter(|name| names.contains(*name)) {
             return Err(Error::invalid_input(
                 index(GIVEN_TOOLS_PATH, k),
