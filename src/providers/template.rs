@@ -248,15 +248,17 @@ pub(crate) mod testing {
     }
 
     /// `data` with each byte replaced by a quote, a backslash, a brace, a letter, a space, a
-    /// control character and a lone UTF-8 lead byte; cut at each position; and with a quote
-    /// inserted at each position.
+    /// control character, a lone UTF-8 lead byte, digits and the other bytes of numbers; cut at
+    /// each position; and with a quote or a digit inserted at each position.
     pub(crate) fn variants(data: &[u8]) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         for at in 0..=data.len() {
             out.push(data[..at].to_vec());
-            out.push([&data[..at], b"\"".as_slice(), &data[at..]].concat());
+            for inserted in [b"\"", b"5"] {
+                out.push([&data[..at], inserted.as_slice(), &data[at..]].concat());
+            }
             if at < data.len() {
-                for byte in [b'"', b'\\', b'}', b'x', b' ', 0x01, 0xC3] {
+                for byte in [b'"', b'\\', b'}', b'x', b' ', 0x01, 0xC3, b'0', b'7', b'.', b'e', b'-'] {
                     let mut changed = data.to_vec();
                     changed[at] = byte;
                     out.push(changed);

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::args::{Arguments, Leaf};
-use super::template::{OnlyText, Range, TextTemplate, UsageCounts};
+use super::template::{OnlyText, Range, TextTemplate};
 use super::{convert_usage, map_finish_reason};
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::{Error, ErrorCode, Result};
@@ -349,14 +349,9 @@ impl GeminiStream {
                 raw: b"",
             };
             self.part(at, filled.choice, part, b)?;
-            match filled.usage {
-                // Counts already read: made into a usage only when it is wanted.
-                Some((raw, UsageCounts::Read(counts))) => self.usage(Some(raw), b, |raw, b| match counts {
-                    Some(counts) if counts.any() => b.set_usage_text(raw, convert_usage),
-                    _ => Ok(()),
-                })?,
-                Some((raw, UsageCounts::Unread)) => self.usage(Some(raw), b, made_now)?,
-                None => {}
+            if let Some((raw, counted)) = filled.usage {
+                // Made into a usage only when it is wanted; one without counts changes nothing.
+                self.usage(Some(raw), b, |raw, b| if counted { b.set_usage_text(raw, convert_usage) } else { Ok(()) })?;
             }
             if b.all_choices_finished() {
                 b.done();
@@ -688,6 +683,22 @@ mod tests {
         for usage in [r#"{"promptTokenCount":"4","x":[true,null],"totalTokenCount":1.5}"#, "5", r#""u""#, "[]"] {
             cases.push((text("a", &restated(1)), text("b", &format!(r#""usageMetadata":{usage},"#)), true));
         }
+        // Counts changed to other integers fill it; to numbers of other forms, or integers that
+        // are not plain (a leading zero, 16 digits), they are read as reading whole reads them.
+        for count in ["7", "0", "123456789012345", "1234567890123456", "05", "-1", "1.0", "1e400", "1E2", "\"1\""] {
+            let next = format!(
+                r#""usageMetadata":{{"promptTokenCount":3,"candidatesTokenCount":{count},"totalTokenCount":9}},"#
+            );
+            let fills = count != "05";
+            cases.push((text("a", &restated(1)), text("b", &next), fills));
+        }
+        // Digits inside a string of the usage may change too: it stays the same string token.
+        let quoted = |n: u32| format!(r#""usageMetadata":{{"note":"a:{n},b","candidatesTokenCount":{n}}},"#);
+        cases.push((text("a", &quoted(1)), text("b", &quoted(22)), true));
+        // A usage without counts as the template: the next one's counts are still counted.
+        let vertex = r#""usageMetadata":{"trafficType":"ON_DEMAND"},"#;
+        cases.push((text("a", vertex), text("b", vertex), true));
+        cases.push((text("a", vertex), text("b", &restated(2)), true));
         for (first, next, fills) in cases {
             let filled_after = |last: &[u8]| same_as_whole::<GeminiStream>(&[("", first.as_bytes()), ("", last)]);
             assert_eq!(filled_after(next.as_bytes()), usize::from(fills), "{next}");
