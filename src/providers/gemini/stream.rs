@@ -22,7 +22,6 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::{read_document, read_list, JsonError, JsonResult, Kind, Reader};
 use crate::model::{ErrorInfo, Outcome, RawJson};
 use crate::providers::anthropic::response::minify;
-use crate::providers::template::same_bytes;
 use crate::providers::{ErrorBody, Handled, Scalar};
 use crate::sse::SseEvent;
 
@@ -307,11 +306,6 @@ struct OpenCall {
     bytes: usize,
 }
 
-/// Reports a `usageMetadata` text's usage, made at once; one without counts changes nothing.
-fn made_now(raw: &str, b: &mut MessageBuilder) -> Result<()> {
-    convert_usage(raw).map_or(Ok(()), |usage| b.set_usage(usage))
-}
-
 /// What the decoder keeps per candidate.
 #[derive(Debug, Default)]
 struct ChoiceState {
@@ -329,8 +323,6 @@ pub(crate) struct GeminiStream {
     /// The position in `choices` of each candidate index (keyed as `u64`: the one integer-keyed map
     /// type the stream code uses).
     positions: BTreeMap<u64, usize>,
-    /// The last `usageMetadata` text read, so a restated one is not read again.
-    usage: String,
     template: TextTemplate,
 }
 
@@ -349,9 +341,9 @@ impl GeminiStream {
                 raw: b"",
             };
             self.part(at, filled.choice, part, b)?;
-            if let Some((raw, counted)) = filled.usage {
+            if let Some((raw, true)) = filled.usage {
                 // Made into a usage only when it is wanted; one without counts changes nothing.
-                self.usage(Some(raw), b, |raw, b| if counted { b.set_usage_text(raw, convert_usage) } else { Ok(()) })?;
+                b.set_usage_text(raw, convert_usage)?;
             }
             if b.all_choices_finished() {
                 b.done();
@@ -380,24 +372,11 @@ impl GeminiStream {
             let index = candidate.index.unwrap_or(position as u64);
             self.candidate(u32::try_from(index).unwrap_or(u32::MAX), candidate, b)?;
         }
-        self.usage(chunk.usage, b, made_now)?;
+        if let Some(usage) = chunk.usage.and_then(convert_usage) {
+            b.set_usage(usage)?;
+        }
         if let (true, Some(reason)) = (blocked, chunk.block_reason.as_deref()) {
             b.error(blocked_prompt(reason, chunk.block_message.as_deref()))?;
-        }
-        Ok(())
-    }
-
-    /// A chunk's `usageMetadata` text, when it differs from the last one, given to `report`.
-    fn usage(
-        &mut self,
-        usage: Option<&str>,
-        b: &mut MessageBuilder,
-        report: impl FnOnce(&str, &mut MessageBuilder) -> Result<()>,
-    ) -> Result<()> {
-        if let Some(raw) = usage.filter(|raw| !same_bytes(raw.as_bytes(), self.usage.as_bytes())) {
-            self.usage.clear();
-            self.usage.push_str(raw);
-            report(raw, b)?;
         }
         Ok(())
     }
