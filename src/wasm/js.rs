@@ -178,14 +178,14 @@ pub(crate) fn string_text(value: &JsValue) -> Option<String> {
     if text.length() < LONG_STRING {
         return value.as_string();
     }
+    // Copied into an empty buffer, which then holds exactly the encoded bytes.
     let mut out = Vec::new();
-    let n = match TextEncoder::new().encode(text).copy_into(&mut out, &JsValue::from_str("length")) {
-        Ok(bytes) => bytes.len(),
+    match TextEncoder::new().encode(text).copy_into(&mut out, &JsValue::from_str("length")) {
+        Ok(_) => {}
         // No room for this copy: the glue's, which needs no more, as before.
         Err(CopyFailure::NoMemory) => return value.as_string(),
         Err(CopyFailure::Unreadable) => return None,
-    };
-    out.truncate(n);
+    }
     // SAFETY: `TextEncoder` writes UTF-8, which the glue trusts for every string it passes in
     // (wasm-bindgen makes a `String` of its `encodeInto` output unchecked).
     Some(unsafe { String::from_utf8_unchecked(out) })

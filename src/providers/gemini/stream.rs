@@ -662,8 +662,9 @@ mod tests {
         for usage in [r#"{"promptTokenCount":"4","x":[true,null],"totalTokenCount":1.5}"#, "5", r#""u""#, "[]"] {
             cases.push((text("a", &restated(1)), text("b", &format!(r#""usageMetadata":{usage},"#)), true));
         }
-        // Counts changed to other integers fill it; to numbers of other forms, or integers that
-        // are not plain (a leading zero, 16 digits), they are read as reading whole reads them.
+        // Counts changed to other integers fill it without a read; other numbers and integers
+        // past 15 digits are read as reading whole reads them; a leading zero is not JSON, so
+        // that chunk is read whole and refused.
         for count in ["7", "0", "123456789012345", "1234567890123456", "05", "-1", "1.0", "1e400", "1E2", "\"1\""] {
             let next = format!(
                 r#""usageMetadata":{{"promptTokenCount":3,"candidatesTokenCount":{count},"totalTokenCount":9}},"#
