@@ -6,6 +6,7 @@
 
 mod builder;
 mod detect;
+pub(crate) mod ids;
 mod live;
 mod think;
 mod tool_calls;

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::ids::IdMap;
 use crate::model::ToolCall;
 
 /// How many characters of the message id an invented call id keeps: with `call_`, `_` and the
@@ -32,7 +33,7 @@ pub(crate) struct ToolCalls {
     pub calls: Vec<ToolCallState>,
     /// The latest call with each non-empty id, of the calls without an item key (the decoder
     /// that gives one finds those calls by it, never by their id).
-    by_id: BTreeMap<String, usize>,
+    by_id: IdMap,
     /// The latest call at each provider index (OpenAI Chat `index`, Anthropic block index,
     /// Responses `output_index`).
     by_index: BTreeMap<u64, usize>,
@@ -52,7 +53,7 @@ impl ToolCalls {
     pub(crate) fn push(&mut self, call: ToolCall, provider_index: Option<u64>, keyed: bool) -> usize {
         let at = self.calls.len();
         if !keyed && !call.id.is_empty() {
-            self.by_id.insert(call.id.clone(), at);
+            self.by_id.insert(&call.id, at);
         }
         if let Some(index) = provider_index {
             self.by_index.insert(index, at);
@@ -71,7 +72,7 @@ impl ToolCalls {
         let id = if stem.is_empty() { format!("call_{n}") } else { format!("call_{stem}_{n}") };
         let mut unique = id.clone();
         let mut k = 0;
-        while self.by_id.contains_key(&unique) {
+        while self.by_id.contains(&unique) {
             k += 1;
             unique = format!("{id}_{k}");
         }
@@ -98,7 +99,7 @@ impl ToolCalls {
         list_start: usize,
     ) -> Option<usize> {
         let found = match id.filter(|id| !id.is_empty()) {
-            Some(id) => self.by_id.get(id).copied(),
+            Some(id) => self.by_id.get(id),
             None => match index {
                 Some(index) => self.by_index.get(&index).copied(),
                 None => {

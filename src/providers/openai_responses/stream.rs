@@ -5,11 +5,12 @@
 //! `call_id`, which delta events do not carry). The `.done` events fill in only what no delta
 //! sent, so a server that sends no deltas at all still gives the whole message.
 
-use std::collections::btree_map::{self, Entry};
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::response::{Incomplete, Item, Part};
 use super::{convert_usage, end_response};
+use crate::accumulator::ids::IdMap;
 use crate::accumulator::{MessageBuilder, ENTRY_BYTES};
 use crate::error::Result;
 use crate::json::{read_object, read_object_document, JsonResult, Kind as JsonKind, Reader};
@@ -211,9 +212,9 @@ struct Named {
 
 /// How [`ResponsesStream::item_of`] found an id: known (its entry in `named`), new (with the
 /// place for it), or none given.
-enum IdEntry<'i, 'm> {
+enum IdEntry<'i> {
     Known(usize),
-    New(&'i str, btree_map::VacantEntry<'m, String, usize>),
+    New(&'i str),
     None,
 }
 
@@ -246,7 +247,7 @@ pub(crate) struct ResponsesStream {
     parts_seen: Vec<BTreeMap<(List, u64), usize>>,
     /// The entry in `named` of each id the stream has given an item or a tool call (`""` for
     /// items named only by their output index): one search finds an id's item and call.
-    by_id: BTreeMap<String, usize>,
+    by_id: IdMap,
     named: Vec<Named>,
     /// What `by_id` gave last.
     last_id: LastKey,
@@ -400,13 +401,12 @@ impl ResponsesStream {
         let id_entry = match id {
             Some(id) => match self.last_id.get(id) {
                 Some(at) => IdEntry::Known(at),
-                // One search both finds a known id and places a new one (for an owned key).
-                None => match self.by_id.entry(id.to_owned()) {
-                    Entry::Occupied(found) => {
-                        self.last_id.set(id, *found.get());
-                        IdEntry::Known(*found.get())
+                None => match self.by_id.get(id) {
+                    Some(at) => {
+                        self.last_id.set(id, at);
+                        IdEntry::Known(at)
                     }
-                    Entry::Vacant(entry) => IdEntry::New(id, entry),
+                    None => IdEntry::New(id),
                 },
             },
             None => IdEntry::None,
@@ -429,13 +429,13 @@ impl ResponsesStream {
         self.item_blocks.push(b.block_count(0));
         match id_entry {
             IdEntry::Known(at) => self.named[at].item = Some(item),
-            IdEntry::New(id, entry) => {
-                entry.insert(self.named.len());
+            IdEntry::New(id) => {
+                self.by_id.insert(id, self.named.len());
                 self.last_id.set(id, self.named.len());
                 self.named.push(Named { item: Some(item), call: None });
             }
             IdEntry::None => {
-                let at = *self.by_id.entry(String::new()).or_insert(self.named.len());
+                let at = self.by_id.get_or_insert("", self.named.len());
                 if at == self.named.len() {
                     self.named.push(Named::default());
                 }
@@ -453,7 +453,7 @@ impl ResponsesStream {
         if let Some(at) = self.last_id.get(id) {
             return Some(at);
         }
-        let at = *self.by_id.get(id)?;
+        let at = self.by_id.get(id)?;
         self.last_id.set(id, at);
         Some(at)
     }
@@ -481,7 +481,7 @@ impl ResponsesStream {
                 None => {
                     let at = self.named.len();
                     self.named.push(Named::default());
-                    self.by_id.insert(key.to_owned(), at);
+                    self.by_id.insert(key, at);
                     self.last_id.set(key, at);
                     at
                 }
