@@ -10,7 +10,10 @@
 // give) before its time counts: a shape that gives the wrong result, or an error, says so instead.
 // Beside llm-wire, each stream and body is read by a minimal JS reader at 100,000 items (the speed
 // benchmark's baseline: TextDecoder, eventsource-parser, JSON.parse, the entries gathered in a
-// Map), checked the same way: the time the same bytes take in plain JS.
+// Map), checked the same way: the time the same bytes take in plain JS. And the output: what
+// llm-wire returned (the events of every push and the message, or the result) made again by the
+// engine's own JSON.parse from its JSON text, timed: the part of llm-wire's time that creating
+// those JS objects costs in any case.
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -224,6 +227,34 @@ async function runOne(name, n, reader) {
   return got === want ? { ms, bytes } : { ms, bytes, wrong: `gave ${got}, expected ${want}` };
 }
 
+/** `wire` with every result it returns also kept, as JSON text, in `outputs`. */
+function recording(wire, outputs) {
+  const keep = (result) => (outputs.push(JSON.stringify(result)), result);
+  class Accumulator extends wire.Accumulator {
+    push(bytes) { return keep(super.push(bytes)); }
+    finish() { return keep(super.finish()); }
+  }
+  const kept = (f) => (...args) => keep(f(...args));
+  return { Accumulator, toMessage: kept(wire.toMessage), process: kept(wire.process), buildChatArgs: kept(wire.buildChatArgs) };
+}
+
+/** Shape `name` at `n` items read by llm-wire untimed, then the time the engine's `JSON.parse`
+ *  takes to make the same events and message (or result) from their JSON text: what creating
+ *  llm-wire's output costs in plain JS, whatever made it. */
+async function outputOne(name, n) {
+  const wire = await import("../pkg/node.mjs");
+  const shape = SHAPES[name];
+  const outputs = [];
+  const input = shape.input(n);
+  shape.run(recording(wire, outputs), input);
+  for (const text of outputs.slice(0, 3)) JSON.parse(text);
+  const t0 = performance.now();
+  let parsed = 0;
+  for (const text of outputs) parsed += JSON.parse(text) === null ? 0 : 1;
+  const ms = performance.now() - t0;
+  return parsed === outputs.length ? { ms, bytes: outputs.reduce((sum, t) => sum + t.length, 0) } : { failed: "an output did not parse" };
+}
+
 // ---- every shape at every size, each in its own process (the parent's side) --------------------
 function measure(name, n, timeoutS, reader = "llm-wire") {
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--one", name, String(n), reader], {
@@ -245,9 +276,11 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
     `at ${SIZES.at(-1).toLocaleString("en")} items is beside it: the time reads against the bytes it took. ` +
     "So does the time a minimal JS reader takes on the same input (TextDecoder, eventsource-parser, " +
     "JSON.parse, the entries gathered in a Map, or a body parsed and its choices sorted), which builds " +
-    "no events and no message: what the bytes cost in plain JS.", "",
-    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio | input at ${SIZES.at(-1).toLocaleString("en")} | JS reader at ${SIZES.at(-1).toLocaleString("en")} |`,
-    `|---|${SIZES.map(() => "---:").join("|")}|---:|---:|---:|`,
+    "no events and no message: what the bytes cost in plain JS. The last column is the time the engine's own " +
+    "`JSON.parse` takes to make the events and the message (or result) llm-wire returned, from their JSON text " +
+    "(its size beside it): what creating that output costs in plain JS, part of llm-wire's time.", "",
+    `| shape | ${SIZES.map((n) => `${n.toLocaleString("en")} items`).join(" | ")} | ratio | input at ${SIZES.at(-1).toLocaleString("en")} | JS reader at ${SIZES.at(-1).toLocaleString("en")} | the output by \`JSON.parse\` at ${SIZES.at(-1).toLocaleString("en")} |`,
+    `|---|${SIZES.map(() => "---:").join("|")}|---:|---:|---:|---:|`,
   ];
   for (const name of Object.keys(SHAPES)) {
     const results = SIZES.map((n) => measure(name, n, timeoutS));
@@ -256,8 +289,10 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
     const ratio = timed(small) && timed(large) ? (large.ms / Math.max(small.ms, 0.01)).toFixed(1) : "–";
     const size = large.bytes === undefined ? "–" : `${(large.bytes / 1e6).toFixed(1)} MB`;
     const js = SHAPES[name].baseline ? cell(measure(name, SIZES.at(-1), timeoutS, "js")) : "–";
-    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} | ${size} | ${js} |`;
-    log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}; JS reader ${js}`);
+    const output = measure(name, SIZES.at(-1), timeoutS, "output");
+    const made = output.ms === undefined ? cell(output) : `${cell(output)} (${(output.bytes / 1e6).toFixed(1)} MB)`;
+    const row = `| ${name} | ${results.map(cell).join(" | ")} | ${ratio} | ${size} | ${js} | ${made} |`;
+    log(`hostile ${name}: ${results.map(cell).join(", ")}; ratio ${ratio}; JS reader ${js}; output by JSON.parse ${made}`);
     lines.push(row);
   }
   return lines;
@@ -265,7 +300,8 @@ export function hostile({ quick = false, timeoutS = quick ? 10 : 30, log = conso
 
 const args = process.argv.slice(2);
 if (args[0] === "--one") {
-  process.stdout.write(JSON.stringify(await runOne(args[1], Number(args[2]), args[3])));
+  const one = args[3] === "output" ? outputOne(args[1], Number(args[2])) : runOne(args[1], Number(args[2]), args[3]);
+  process.stdout.write(JSON.stringify(await one));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = args.indexOf("--timeout");
   const quick = args.includes("--quick");
