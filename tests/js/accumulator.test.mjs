@@ -53,6 +53,43 @@ test("a push that gives one text event gives what the same event through JSON gi
   }
 });
 
+/** An event as a string that holds its keys in order, where the order is the writer's own (the
+ * events `push` gives from its flat list); a `usage` or `error` event, whose provider object
+ * another path may order otherwise, with its keys sorted. */
+const FLAT_TYPES = new Set(["text", "reasoning", "text_end", "reasoning_end", "tool_call_start", "tool_call_delta", "tool_call_end", "finish"]);
+function keyForKey(event) {
+  if (FLAT_TYPES.has(event.type)) return JSON.stringify(event);
+  const keys = new Set();
+  JSON.stringify(event, (key, value) => (keys.add(key), value));
+  return JSON.stringify(event, [...keys].sort());
+}
+
+test("a push's events are the objects their JSON makes, key for key", () => {
+  // `push` gets its events from wasm as a flat list and makes the objects in JS; `apply` gets
+  // the events it gives back as JSON. Every push of every recorded stream, and of a stream with
+  // a second choice and long strings (set after the parse, and lent), goes through both.
+  const chunk = (index, delta, finish) => ({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index, delta, finish_reason: finish ?? null }] });
+  const call = (i, id, name, args) => ({ tool_calls: [{ index: i, ...(id ? { id, type: "function" } : {}), function: { ...(name ? { name } : {}), arguments: args } }] });
+  const many = [
+    chunk(0, { reasoning_content: "why" }), chunk(1, { reasoning_content: "r".repeat(3000) }),
+    chunk(0, { content: "a" }), chunk(1, { content: "b".repeat(70000) }), chunk(1, { content: "é🙂\"" }),
+    chunk(0, call(0, "call_1", "f", "{\"q\":")), chunk(1, call(0, "call_2", "g", "x".repeat(5000))),
+    chunk(0, call(0, undefined, undefined, "1}")), chunk(0, {}, "tool_calls"), chunk(1, {}, "length"),
+  ].map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  const streams = [...streamFixtures(), { name: "two choices", format: "openai-chat", body: new TextEncoder().encode(many) }];
+  for (const fixture of streams) {
+    for (const size of [fixture.body.length, 64, 7]) {
+      const pushed = new Accumulator({ format: fixture.format });
+      const applied = new Accumulator({ format: fixture.format });
+      for (let at = 0; at < fixture.body.length; at += size) {
+        const events = pushed.push(fixture.body.subarray(at, at + size));
+        if (events.length === 0) continue;
+        assert.deepEqual(applied.apply(events).map(keyForKey), events.map(keyForKey), `${fixture.name} in pieces of ${size}`);
+      }
+    }
+  }
+});
+
 test("a string chunk is taken as UTF-8 text", () => {
   const acc = new Accumulator();
   acc.push('data: {"choices":[{"index":0,"delta":{"content":"héllo 🎉"},"finish_reason":"stop"}]}\n\n');
