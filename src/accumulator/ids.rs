@@ -15,7 +15,10 @@ use std::collections::btree_map::{BTreeMap, Entry};
 /// number of ids, whatever they are.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
-    by_hash: BTreeMap<u64, Slot>,
+    /// Each hash's place in `slots` (a map of the kind the crate has already: no new B-tree
+    /// code in the module).
+    by_hash: BTreeMap<u64, usize>,
+    slots: Vec<Slot>,
 }
 
 /// The ids of one hash: almost always one.
@@ -46,7 +49,7 @@ impl IdMap {
     }
 
     fn get_hashed(&self, h: u64, id: &str) -> Option<usize> {
-        match self.by_hash.get(&h)? {
+        match &self.slots[*self.by_hash.get(&h)?] {
             Slot::One(known, at) => (known == id).then_some(*at),
             Slot::Many(ids) => ids.get(id).copied(),
         }
@@ -56,10 +59,11 @@ impl IdMap {
     fn place(&mut self, h: u64, id: &str, at: usize, replace: bool) -> usize {
         let slot = match self.by_hash.entry(h) {
             Entry::Vacant(place) => {
-                place.insert(Slot::One(id.to_owned(), at));
+                place.insert(self.slots.len());
+                self.slots.push(Slot::One(id.to_owned(), at));
                 return at;
             }
-            Entry::Occupied(slot) => slot.into_mut(),
+            Entry::Occupied(slot) => &mut self.slots[*slot.get()],
         };
         match slot {
             Slot::One(known, kept) if known == id => {
@@ -69,8 +73,10 @@ impl IdMap {
                 *kept
             }
             Slot::One(known, kept) => {
-                let first = (std::mem::take(known), *kept);
-                *slot = Slot::Many(BTreeMap::from([first, (id.to_owned(), at)]));
+                let mut both = BTreeMap::new();
+                both.insert(std::mem::take(known), *kept);
+                both.insert(id.to_owned(), at);
+                *slot = Slot::Many(both);
                 at
             }
             Slot::Many(ids) => match ids.entry(id.to_owned()) {
