@@ -106,25 +106,61 @@ fn json(value: &JsValue) -> Value {
     serde_json::from_str(&js_sys::JSON::stringify(value).unwrap().as_string().unwrap()).unwrap()
 }
 
+/// The events of the flat list `push` gives: each a code and its fields in order (`choice` last,
+/// 0 for none), or 0 and the event (`eventsOf` in pkg-template/helpers.mjs, which a Node test
+/// holds to the events' JSON key for key).
+fn events_of(flat: Value) -> Value {
+    let mut items = flat.as_array().expect("a list").iter().cloned();
+    let mut events = Vec::new();
+    while let Some(code) = items.next() {
+        let (kind, keys): (&str, &[&str]) = match code.as_u64().expect("a code") {
+            0 => {
+                events.push(items.next().expect("the event"));
+                continue;
+            }
+            1 => ("text", &["text"]),
+            2 => ("reasoning", &["text"]),
+            3 => ("text_end", &[]),
+            4 => ("reasoning_end", &[]),
+            5 => ("tool_call_start", &["index", "id", "name"]),
+            6 => ("tool_call_delta", &["index", "argumentsDelta"]),
+            7 => ("tool_call_end", &["index", "id", "name", "arguments"]),
+            8 => ("finish", &["reason", "rawReason"]),
+            other => panic!("unknown code {other}"),
+        };
+        let mut event = serde_json::Map::new();
+        event.insert("type".into(), kind.into());
+        for key in keys {
+            event.insert((*key).into(), items.next().expect("a field"));
+        }
+        let choice = items.next().expect("the choice");
+        if choice != 0 {
+            event.insert("choice".into(), choice);
+        }
+        events.push(Value::Object(event));
+    }
+    Value::Array(events)
+}
+
 fn run(pieces: &[&[u8]], format: &str) -> (Value, EventDigest) {
     let options = js_sys::JSON::parse(&format!("{{\"format\":\"{format}\"}}")).unwrap();
     let mut acc = JsAccumulator::new(options).unwrap();
     let mut digest = EventDigest::default();
-    let mut add = |events: JsValue| {
-        // A push whose only event is a text delta gives its text alone, as the package's
-        // `Accumulator` reads it.
-        let events = match events.as_string() {
-            Some(text) => serde_json::json!([{ "type": "text", "text": text }]),
-            None => json(&events),
-        };
+    let mut add = |events: Value| {
         for event in events.as_array().unwrap() {
             digest.add(event);
         }
     };
     for piece in pieces {
-        add(acc.push(Uint8Array::from(*piece).into()).unwrap());
+        // A push whose only event is a text delta gives its text alone, and any other events as
+        // a flat list, as the package's `Accumulator` reads them.
+        let events = acc.push(Uint8Array::from(*piece).into()).unwrap();
+        add(match events.as_string() {
+            Some(text) => serde_json::json!([{ "type": "text", "text": text }]),
+            None => events_of(json(&events)),
+        });
     }
-    add(acc.flush().unwrap());
+    add(json(&acc.flush().unwrap()));
     (json(&acc.finish().unwrap()), digest)
 }
 
