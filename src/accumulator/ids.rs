@@ -9,10 +9,9 @@ use std::collections::btree_map::{BTreeMap, Entry};
 /// stream share long prefixes (`call_`, `fc_`, `msg_`): with 100,000 chat tool calls, those
 /// comparisons were a sixth of a push (bench/FINDINGS.md, "Many items in one stream"; paired in
 /// wasm, 0.94 of the time here). Here a search reads the id once, to hash it, and then compares
-/// integers. Ids
-/// whose hashes agree share a B-tree of strings of their own, so ids made to collide cost what a
-/// B-tree of strings costs, never a scan: the cost of a search grows with the logarithm of the
-/// number of ids, whatever they are.
+/// integers. Ids whose hashes agree share a B-tree of strings of their own, so ids made to
+/// collide cost what a B-tree of strings costs, never a scan: the cost of a search grows with
+/// the logarithm of the number of ids, whatever they are.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
     /// Each hash's place in `slots` (a map of the kind the crate has already: no new B-tree
