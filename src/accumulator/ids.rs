@@ -14,10 +14,7 @@ use std::collections::btree_map::{BTreeMap, Entry};
 /// the logarithm of the number of ids, whatever they are.
 #[derive(Debug, Default)]
 pub(crate) struct IdMap {
-    /// Each hash's place in `slots` (a map of the kind the crate has already: no new B-tree
-    /// code in the module).
-    by_hash: BTreeMap<u64, usize>,
-    slots: Vec<Slot>,
+    by_hash: BTreeMap<u64, Slot>,
 }
 
 /// The ids of one hash: almost always one.
@@ -48,7 +45,7 @@ impl IdMap {
     }
 
     fn get_hashed(&self, h: u64, id: &str) -> Option<usize> {
-        match &self.slots[*self.by_hash.get(&h)?] {
+        match self.by_hash.get(&h)? {
             Slot::One(known, at) => (known == id).then_some(*at),
             Slot::Many(ids) => ids.get(id).copied(),
         }
@@ -58,11 +55,10 @@ impl IdMap {
     fn place(&mut self, h: u64, id: &str, at: usize, replace: bool) -> usize {
         let slot = match self.by_hash.entry(h) {
             Entry::Vacant(place) => {
-                place.insert(self.slots.len());
-                self.slots.push(Slot::One(id.to_owned(), at));
+                place.insert(Slot::One(id.to_owned(), at));
                 return at;
             }
-            Entry::Occupied(slot) => &mut self.slots[*slot.get()],
+            Entry::Occupied(slot) => slot.into_mut(),
         };
         match slot {
             Slot::One(known, kept) if known == id => {
@@ -72,10 +68,8 @@ impl IdMap {
                 *kept
             }
             Slot::One(known, kept) => {
-                let mut both = BTreeMap::new();
-                both.insert(std::mem::take(known), *kept);
-                both.insert(id.to_owned(), at);
-                *slot = Slot::Many(both);
+                let first = (std::mem::take(known), *kept);
+                *slot = Slot::Many(BTreeMap::from([first, (id.to_owned(), at)]));
                 at
             }
             Slot::Many(ids) => match ids.entry(id.to_owned()) {

@@ -470,10 +470,10 @@ fn events_to_js<'a>(
     let mut lent = lent.peekable();
     let lifted = lent.peek().is_some()
         || events.iter().any(|event| long_string(event).is_some() || long_changes(event).next().is_some());
-    // Where each event starts in the flat list.
+    // Where each event starts in the flat list, wanted only to set long strings.
     let mut starts = Vec::new();
     match shape {
-        Shape::Flat => write_events_flat(out, events, &mut starts),
+        Shape::Flat => write_events_flat(out, events, lifted.then_some(&mut starts)),
         Shape::Objects if lifted => write_events_lifted(out, events),
         Shape::Objects => crate::model::write_events(out, events),
     }
@@ -538,14 +538,16 @@ fn short(text: &str) -> &str {
     }
 }
 
-/// `events` as the flat list of [`Shape::Flat`], each long string written empty; `starts` gets
-/// where each event starts in it.
+/// `events` as the flat list of [`Shape::Flat`], each long string written empty; `starts`, when
+/// given, gets where each event starts in it.
 #[cfg_attr(llw_speed, optimize(speed))]
-fn write_events_flat(out: &mut String, events: &[StreamEvent], starts: &mut Vec<usize>) {
+fn write_events_flat(out: &mut String, events: &[StreamEvent], mut starts: Option<&mut Vec<usize>>) {
     let mut list = FlatList { out, len: 0 };
     list.out.push('[');
     for event in events {
-        starts.push(list.len);
+        if let Some(starts) = starts.as_deref_mut() {
+            starts.push(list.len);
+        }
         match event {
             StreamEvent::Text { text: t, choice } | StreamEvent::Reasoning { text: t, choice } => {
                 let code = if matches!(event, StreamEvent::Text { .. }) { FLAT_TEXT } else { FLAT_REASONING };
